@@ -1,0 +1,98 @@
+// swift-tools-version: 6.1
+// Darkroom — fetch, decode, transform, cache and serve images on Linux.
+//
+// Module map (see Docs/Architecture.md):
+//   DarkroomCore     Image, protocols, probe, errors        (no C, no I/O)
+//   DarkroomGD       libgd codecs                           (CGD)
+//   DarkroomJPEG     libjpeg-turbo shrink-on-load decoder   (CJPEG)
+//   DarkroomPNG      libpng codec, full 8/16-bit alpha      (CPNG)
+//   DarkroomWebP     libwebp codec, full 8-bit alpha        (CWebP)
+//   DarkroomFilters  standard filters and resampler         (pure Swift)
+//   Darkroom         registry and default wiring
+//   darkroom         the command-line tool
+import PackageDescription
+
+let package = Package(
+    name: "Darkroom",
+    products: [
+        .library(name: "DarkroomCore", targets: ["DarkroomCore"]),
+        .library(name: "DarkroomGD", targets: ["DarkroomGD"]),
+        .library(name: "DarkroomJPEG", targets: ["DarkroomJPEG"]),
+        .library(name: "DarkroomPNG", targets: ["DarkroomPNG"]),
+        .library(name: "DarkroomWebP", targets: ["DarkroomWebP"]),
+        .library(name: "DarkroomFilters", targets: ["DarkroomFilters"]),
+        .library(name: "Darkroom", targets: ["Darkroom"]),
+        .executable(name: "darkroom", targets: ["DarkroomCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // MARK: - C walls
+        .systemLibrary(
+            name: "CGD",
+            path: "Sources/CGD",
+            providers: [.apt(["libgd-dev"])]
+        ),
+        .target(
+            name: "CJPEG",
+            path: "Sources/CJPEG",
+            linkerSettings: [.linkedLibrary("jpeg")]
+        ),
+        .target(
+            name: "CPNG",
+            path: "Sources/CPNG",
+            linkerSettings: [.linkedLibrary("png16")]
+        ),
+        .systemLibrary(
+            name: "CWebP",
+            path: "Sources/CWebP",
+            providers: [.apt(["libwebp-dev"])]
+        ),
+
+        // MARK: - Core
+        .target(name: "DarkroomCore"),
+
+        // MARK: - Codecs
+        .target(name: "DarkroomGD", dependencies: ["DarkroomCore", "CGD"]),
+        .target(name: "DarkroomJPEG", dependencies: ["DarkroomCore", "CJPEG"]),
+        .target(name: "DarkroomPNG", dependencies: ["DarkroomCore", "CPNG"]),
+        .target(name: "DarkroomWebP", dependencies: ["DarkroomCore", "CWebP"]),
+
+        // MARK: - Filters
+        .target(name: "DarkroomFilters", dependencies: ["DarkroomCore"]),
+
+        // MARK: - Wiring and tools
+        .target(
+            name: "Darkroom",
+            dependencies: [
+                "DarkroomCore", "DarkroomGD", "DarkroomJPEG", "DarkroomPNG", "DarkroomWebP",
+                "DarkroomFilters",
+            ]
+        ),
+        .executableTarget(
+            name: "DarkroomCLI",
+            dependencies: [
+                "Darkroom",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // MARK: - Tests
+        .target(
+            name: "DarkroomTestSupport",
+            dependencies: ["DarkroomCore"],
+            path: "Tests/DarkroomTestSupport"
+        ),
+        .testTarget(name: "DarkroomCoreTests", dependencies: ["DarkroomCore", "DarkroomTestSupport"]),
+        .testTarget(name: "DarkroomGDTests", dependencies: ["DarkroomGD", "DarkroomTestSupport"]),
+        .testTarget(name: "DarkroomJPEGTests", dependencies: ["DarkroomJPEG", "DarkroomTestSupport"]),
+        .testTarget(name: "DarkroomPNGTests", dependencies: ["DarkroomPNG", "DarkroomTestSupport"]),
+        .testTarget(name: "DarkroomWebPTests", dependencies: ["DarkroomWebP", "DarkroomTestSupport"]),
+        .testTarget(name: "DarkroomFiltersTests", dependencies: ["DarkroomFilters", "DarkroomTestSupport"]),
+        .testTarget(
+            name: "DarkroomTests",
+            dependencies: ["Darkroom", "DarkroomTestSupport"]
+        ),
+    ]
+)

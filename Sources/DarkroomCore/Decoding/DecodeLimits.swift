@@ -1,0 +1,44 @@
+// MARK: - DecodeLimits
+
+/// Limits checked **before** any pixel memory is allocated.
+///
+/// ```swift
+/// var limits = DecodeLimits()
+/// limits.maxPixels = 24_000_000
+/// try limits.check(header, byteCount: bytes.count) // throws .tooManyPixels for a 40000×40000 header
+/// ```
+public struct DecodeLimits: Sendable, Hashable {
+    /// Default maximum input size: 100 MiB.
+    public static let defaultMaxInputBytes = 100 * 1024 * 1024
+    /// Default maximum pixel count: 100 megapixels.
+    public static let defaultMaxPixels = 100_000_000
+
+    /// Inputs longer than this are refused without being parsed.
+    public var maxInputBytes: Int
+    /// Images whose header claims more pixels than this are refused without being decoded.
+    public var maxPixels: Int
+
+    public init(maxInputBytes: Int = defaultMaxInputBytes, maxPixels: Int = defaultMaxPixels) {
+        self.maxInputBytes = maxInputBytes
+        self.maxPixels = maxPixels
+    }
+
+    /// Throws when the input length alone passes the limit.
+    public func check(byteCount: Int) throws {
+        if byteCount == 0 { throw DarkroomError.emptyInput }
+        if byteCount > maxInputBytes {
+            throw DarkroomError.inputTooLarge(byteCount: byteCount, limit: maxInputBytes)
+        }
+    }
+
+    /// Throws when the header's size is invalid or passes ``maxPixels``.
+    public func check(_ header: ImageHeader) throws {
+        guard header.width > 0, header.height > 0 else {
+            throw DarkroomError.invalidDimensions(header.format, width: header.width, height: header.height)
+        }
+        let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
+        if overflow || pixels > maxPixels {
+            throw DarkroomError.tooManyPixels(width: header.width, height: header.height, limit: maxPixels)
+        }
+    }
+}

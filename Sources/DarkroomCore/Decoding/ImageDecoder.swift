@@ -1,0 +1,35 @@
+// MARK: - ImageDecoder
+
+/// Turns encoded bytes into an upright RGBA8 ``Image``.
+///
+/// Contract:
+/// - **Selection.** The registry asks decoders in order; the first whose
+///   ``canDecode(_:options:)`` returns `true` decodes. A decoder may decline any header.
+/// - **Limits first.** Callers probe the header and check ``DecodeLimits`` before calling
+///   ``decode(_:header:options:)``; decoders check again and must never allocate pixels
+///   for an image over the limits.
+/// - **Orientation.** When `options.appliesOrientation` is `true` the result is upright
+///   (`header.orientation` applied); otherwise it is the stored pixels.
+/// - **Size hint.** A decoder may return an image smaller than the stored size, but never
+///   smaller than `options.sizeHint` in either upright dimension (unless the image itself is).
+/// - **Errors.** Throws ``DarkroomError`` naming the format and what was wrong; never crashes
+///   on malformed input.
+/// - **Threading.** Decoders are stateless values: `decode` may run on many threads at once.
+///   It is synchronous, CPU-bound work; it does not check for cancellation part-way.
+///
+/// ```swift
+/// let header = try ImageProbe.probe(bytes)
+/// if decoder.canDecode(header, options: options) {
+///     let image = try decoder.decode(bytes, header: header, options: options)
+/// }
+/// ```
+public protocol ImageDecoder: Sendable {
+    /// A short name for logs and `darkroom list`, e.g. `"libgd"`.
+    var name: String { get }
+
+    /// Whether this decoder will take this input. Cheap; no decoding.
+    func canDecode(_ header: ImageHeader, options: DecodeOptions) -> Bool
+
+    /// Decodes `bytes`, whose probed header is `header`.
+    func decode(_ bytes: [UInt8], header: ImageHeader, options: DecodeOptions) throws -> Image
+}

@@ -1,0 +1,94 @@
+// MARK: - EncodeOptions
+
+/// Encoder settings. Only the settings that apply to ``format`` matter; the rest are ignored,
+/// and ``identifier`` — part of every variant's cache key — lists exactly the ones that apply,
+/// with defaults filled in, so `jpeg` and `jpeg, quality 80` share one identifier.
+///
+/// | format | settings (default) |
+/// | --- | --- |
+/// | jpeg | `quality` 1…100 (80), `progressive` (false) |
+/// | png | `compressionLevel` 0…9 (6) |
+/// | webp | `quality` 1…100 (80), `lossless` (false) |
+/// | avif | `quality` 1…100 (50), `speed` 0…10 (6) |
+/// | gif, bmp, tiff | none |
+///
+/// ```swift
+/// EncodeOptions(format: .jpeg).identifier               // "jpeg(progressive=false,quality=80)"
+/// EncodeOptions(format: .webp, lossless: true).identifier // "webp(lossless=true)"
+/// ```
+public struct EncodeOptions: Sendable, Hashable {
+    public var format: ImageFormat
+    /// Lossy quality, 1…100. `nil` = the format's default.
+    public var quality: Int?
+    /// JPEG: write a progressive JPEG.
+    public var progressive: Bool
+    /// PNG: zlib level 0…9. `nil` = 6.
+    public var compressionLevel: Int?
+    /// WebP: lossless coding (quality is then ignored).
+    public var lossless: Bool
+    /// AVIF: encoder speed 0 (slowest, smallest) … 10 (fastest). `nil` = 6.
+    public var speed: Int?
+
+    public init(
+        format: ImageFormat, quality: Int? = nil, progressive: Bool = false,
+        compressionLevel: Int? = nil, lossless: Bool = false, speed: Int? = nil
+    ) {
+        self.format = format
+        self.quality = quality
+        self.progressive = progressive
+        self.compressionLevel = compressionLevel
+        self.lossless = lossless
+        self.speed = speed
+    }
+
+    // MARK: - Effective values
+
+    /// The quality the encoder will use.
+    public var effectiveQuality: Int {
+        quality ?? (format == .avif ? 50 : 80)
+    }
+
+    /// The PNG compression level the encoder will use.
+    public var effectiveCompressionLevel: Int { compressionLevel ?? 6 }
+
+    /// The AVIF speed the encoder will use.
+    public var effectiveSpeed: Int { speed ?? 6 }
+
+    // MARK: - Validation
+
+    /// Throws ``DarkroomError/invalidArgument(name:value:expected:)`` for out-of-range values.
+    public func validate() throws {
+        if let quality, !(1...100).contains(quality) {
+            throw DarkroomError.invalidArgument(name: "quality", value: String(quality), expected: "an integer 1…100")
+        }
+        if let compressionLevel, !(0...9).contains(compressionLevel) {
+            throw DarkroomError.invalidArgument(
+                name: "compression level", value: String(compressionLevel), expected: "an integer 0…9")
+        }
+        if let speed, !(0...10).contains(speed) {
+            throw DarkroomError.invalidArgument(name: "speed", value: String(speed), expected: "an integer 0…10")
+        }
+    }
+
+    // MARK: - Identifier
+
+    /// The canonical text of the settings that apply to ``format``: `format(key=value,…)`,
+    /// keys sorted, defaults filled in.
+    public var identifier: String {
+        var arguments: [(String, String)] = []
+        switch format {
+        case .jpeg:
+            arguments = [("progressive", String(progressive)), ("quality", String(effectiveQuality))]
+        case .png:
+            arguments = [("compression", String(effectiveCompressionLevel))]
+        case .webp:
+            arguments = lossless ? [("lossless", "true")] : [("lossless", "false"), ("quality", String(effectiveQuality))]
+        case .avif:
+            arguments = [("quality", String(effectiveQuality)), ("speed", String(effectiveSpeed))]
+        case .gif, .bmp, .tiff, .tga, .heif:
+            arguments = []
+        }
+        let list = arguments.sorted { $0.0 < $1.0 }.map { "\($0.0)=\($0.1)" }.joined(separator: ",")
+        return "\(format.rawValue)(\(list))"
+    }
+}

@@ -1,0 +1,82 @@
+// MARK: - DarkroomError
+
+/// Every error Darkroom's own components throw.
+///
+/// Each message names what was wrong — the format, the limit, the value —
+/// so that `darkroom: error: INPUT: <message>` is enough to act on.
+///
+/// ```swift
+/// do { _ = try ImageProbe.probe(bytes) }
+/// catch let error as DarkroomError { print(error) } // "empty input: no bytes to decode"
+/// ```
+public enum DarkroomError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The input had no bytes at all.
+    case emptyInput
+    /// The input is larger than the configured maximum.
+    case inputTooLarge(byteCount: Int, limit: Int)
+    /// The bytes match no known image signature; `hint` describes what they look like.
+    case unrecognizedFormat(hint: String)
+    /// The format is known but this build cannot read or write it.
+    case unsupportedFormat(ImageFormat, reason: String)
+    /// The data ends before the header or the pixel data is complete.
+    case truncated(ImageFormat, detail: String)
+    /// The data is structurally invalid.
+    case corrupt(ImageFormat, detail: String)
+    /// The header claims more pixels than the limit allows (checked before allocating).
+    case tooManyPixels(width: Int, height: Int, limit: Int)
+    /// The header claims a zero or negative dimension.
+    case invalidDimensions(ImageFormat, width: Int, height: Int)
+    /// A codec library failed while decoding.
+    case decodeFailed(ImageFormat, detail: String)
+    /// A codec library failed while encoding.
+    case encodeFailed(ImageFormat, detail: String)
+    /// An option or argument was out of range or malformed.
+    case invalidArgument(name: String, value: String, expected: String)
+    /// A file could not be read or written.
+    case io(path: String, detail: String)
+    /// No registered component could handle the request.
+    case noComponent(kind: String, detail: String)
+    /// The work was cancelled before it finished.
+    case cancelled
+
+    public var description: String {
+        switch self {
+        case .emptyInput:
+            return "empty input: no bytes to decode"
+        case let .inputTooLarge(byteCount, limit):
+            return "input is \(byteCount) bytes, more than the limit of \(limit) bytes"
+        case let .unrecognizedFormat(hint):
+            return "unrecognised image format: \(hint)"
+        case let .unsupportedFormat(format, reason):
+            return "\(format.displayName) is not supported: \(reason)"
+        case let .truncated(format, detail):
+            return "truncated \(format.displayName) data: \(detail)"
+        case let .corrupt(format, detail):
+            return "corrupt \(format.displayName) data: \(detail)"
+        case let .tooManyPixels(width, height, limit):
+            let megapixels = Double(width) * Double(height) / 1_000_000
+            let limitMP = Double(limit) / 1_000_000
+            return "image is \(width)×\(height) (\(Self.short(megapixels)) megapixels), "
+                + "more than the limit of \(Self.short(limitMP)) megapixels"
+        case let .invalidDimensions(format, width, height):
+            return "\(format.displayName) header gives an invalid size \(width)×\(height)"
+        case let .decodeFailed(format, detail):
+            return "cannot decode \(format.displayName): \(detail)"
+        case let .encodeFailed(format, detail):
+            return "cannot encode \(format.displayName): \(detail)"
+        case let .invalidArgument(name, value, expected):
+            return "invalid \(name) '\(value)': expected \(expected)"
+        case let .io(path, detail):
+            return "\(path): \(detail)"
+        case let .noComponent(kind, detail):
+            return "no \(kind) for \(detail)"
+        case .cancelled:
+            return "cancelled"
+        }
+    }
+
+    private static func short(_ value: Double) -> String {
+        let rounded = (value * 10).rounded() / 10
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+}

@@ -1,0 +1,38 @@
+// MARK: - ImageFilter
+
+/// A pure transformation from one ``Image`` to another.
+///
+/// Contract:
+/// - **Identifier.** ``identifier`` names the filter *and every argument that changes its
+///   output*, canonically (`aspect-fill(height=128,width=128)`). Equal identifiers mean
+///   equal output for equal input: the identifier is the filter's part of every cache key.
+/// - **Purity.** `apply` depends only on the input image and the filter's arguments;
+///   no I/O, no clocks, no randomness.
+/// - **Threading.** Filters are immutable values; `apply` may run on many threads at once.
+///   It is synchronous CPU work and does not check for cancellation part-way.
+/// - **Errors.** Throws ``DarkroomError`` naming the filter and what was wrong.
+/// - **Size hint.** ``sizeHint(forSourceSize:)`` lets the pipeline decode smaller
+///   (shrink-on-load) when the filter will shrink the image anyway.
+///
+/// ```swift
+/// struct Negate: ImageFilter {
+///     var identifier: String { "negate" }
+///     func apply(to image: Image) throws -> Image { /* … */ image }
+/// }
+/// ```
+public protocol ImageFilter: Sendable {
+    /// The canonical identifier: name plus sorted arguments.
+    var identifier: String { get }
+
+    /// Applies the filter.
+    func apply(to image: Image) throws -> Image
+
+    /// Given the full upright size of the source, the smallest input size this filter
+    /// needs to produce its full-quality output, or `nil` when it needs every pixel.
+    /// The default is `nil`.
+    func sizeHint(forSourceSize size: PixelSize) -> PixelSize?
+}
+
+extension ImageFilter {
+    public func sizeHint(forSourceSize size: PixelSize) -> PixelSize? { nil }
+}

@@ -1,0 +1,112 @@
+// MARK: - Detecting a format from magic bytes
+
+extension ImageFormat {
+    /// The format whose signature the bytes start with.
+    ///
+    /// ```swift
+    /// try ImageFormat.detect([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) // .png
+    /// ```
+    /// - Throws: ``DarkroomError/emptyInput`` for no bytes, and
+    ///   ``DarkroomError/unrecognizedFormat(hint:)`` — saying what the bytes look like
+    ///   (HTML, JSON, text, …) — when no signature matches.
+    public static func detect(_ bytes: UnsafeRawBufferPointer) throws -> ImageFormat {
+        guard !bytes.isEmpty else { throw DarkroomError.emptyInput }
+        if let format = signatureMatch(bytes) { return format }
+        throw DarkroomError.unrecognizedFormat(hint: describeUnknown(bytes))
+    }
+
+    /// Convenience for arrays.
+    public static func detect(_ bytes: [UInt8]) throws -> ImageFormat {
+        try bytes.withUnsafeBytes { try detect($0) }
+    }
+
+    // MARK: - Signatures
+
+    private static func signatureMatch(_ b: UnsafeRawBufferPointer) -> ImageFormat? {
+        func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
+            guard b.count >= offset + prefix.count else { return false }
+            for (i, byte) in prefix.enumerated() where b[offset + i] != byte { return false }
+            return true
+        }
+        if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
+        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
+        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A])
+            || starts([0x49, 0x49, 0x2B, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2B]) {
+            return .tiff
+        }
+        if starts(Array("BM".utf8)) && b.count >= 26 { return .bmp }
+        if starts(Array("ftyp".utf8), at: 4), let brand = isobmffBrand(b) { return brand }
+        if looksLikeTGA(b) { return .tga }
+        return nil
+    }
+
+    /// AVIF or HEIF from an ISO-BMFF `ftyp` box's major and compatible brands.
+    private static func isobmffBrand(_ b: UnsafeRawBufferPointer) -> ImageFormat? {
+        guard b.count >= 16 else { return nil }
+        let boxSize = Int(b[0]) << 24 | Int(b[1]) << 16 | Int(b[2]) << 8 | Int(b[3])
+        let end = min(b.count, max(16, boxSize))
+        var brands: [String] = []
+        var offset = 8
+        while offset + 4 <= end {
+            if offset != 12 {  // skip minor_version
+                brands.append(String(decoding: b[offset..<offset + 4], as: UTF8.self))
+            }
+            offset += 4
+        }
+        if brands.contains(where: { $0 == "avif" || $0 == "avis" }) { return .avif }
+        let heif: Set = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"]
+        if brands.contains(where: heif.contains) { return .heif }
+        return nil
+    }
+
+    /// TGA has no magic number: accept only a header whose fields are all plausible.
+    private static func looksLikeTGA(_ b: UnsafeRawBufferPointer) -> Bool {
+        guard b.count >= 18 else { return false }
+        let colorMapType = b[1], imageType = b[2], depth = b[16]
+        let width = Int(b[12]) | Int(b[13]) << 8, height = Int(b[14]) | Int(b[15]) << 8
+        guard colorMapType <= 1, [1, 2, 3, 9, 10, 11].contains(imageType) else { return false }
+        guard [8, 15, 16, 24, 32].contains(depth), width > 0, height > 0 else { return false }
+        // Colour-mapped images need a colour map; true-colour ones must not claim one.
+        if imageType == 1 || imageType == 9 { return colorMapType == 1 }
+        if imageType == 2 || imageType == 10 { return colorMapType == 0 && depth >= 15 }
+        return colorMapType == 0 && depth == 8  // grey
+    }
+
+    // MARK: - Describing unknown bytes
+
+    /// A short, human description of bytes that are not an image.
+    static func describeUnknown(_ b: UnsafeRawBufferPointer) -> String {
+        let head = b.prefix(64)
+        let text = String(decoding: head, as: UTF8.self)
+        let trimmed = text.drop(while: { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" || $0 == "\u{FEFF}" })
+        let lower = trimmed.lowercased()
+        let hex = b.prefix(8).map { byte in
+            let s = String(byte, radix: 16, uppercase: true)
+            return s.count == 1 ? "0" + s : s
+        }.joined(separator: " ")
+        if lower.hasPrefix("<!doctype html") || lower.hasPrefix("<html") || lower.hasPrefix("<head")
+            || lower.hasPrefix("<body") {
+            return "the data is HTML, not an image (starts with \(quoted(trimmed)))"
+        }
+        if lower.hasPrefix("<?xml") || lower.hasPrefix("<svg") {
+            return lower.contains("<svg") || lower.hasPrefix("<svg")
+                ? "the data is SVG/XML, which Darkroom does not rasterise (starts with \(quoted(trimmed)))"
+                : "the data is XML, not an image (starts with \(quoted(trimmed)))"
+        }
+        if lower.hasPrefix("{") || lower.hasPrefix("[") {
+            return "the data looks like JSON, not an image (starts with \(quoted(trimmed)))"
+        }
+        let printable = head.allSatisfy { $0 == 9 || $0 == 10 || $0 == 13 || (32...126).contains($0) }
+        if printable && !head.isEmpty {
+            return "the data is plain text, not an image (starts with \(quoted(trimmed)))"
+        }
+        return "no known image signature in the first bytes (\(hex))"
+    }
+
+    private static func quoted(_ text: Substring) -> String {
+        let line = text.prefix(while: { $0 != "\n" && $0 != "\r" }).prefix(24)
+        return "\"\(line)\""
+    }
+}

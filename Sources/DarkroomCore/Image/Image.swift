@@ -1,0 +1,119 @@
+// MARK: - Image
+
+/// A decoded image: a contiguous RGBA8 buffer, row-major, no row padding.
+///
+/// - Pixels are 4 bytes, in the order R, G, B, A.
+/// - Alpha is **straight** (not premultiplied): a pixel's colour channels are
+///   its colour regardless of its opacity. Filters that blend or resample
+///   premultiply internally.
+/// - The buffer is an `Array`, so an `Image` is immutable to callers, `Sendable`,
+///   and cheap to share: copies share storage until somebody builds a new image.
+///
+/// ```swift
+/// let red = try Image(width: 2, height: 1, pixels: [255, 0, 0, 255, 255, 0, 0, 255])
+/// red.pixel(x: 1, y: 0) // RGBA(r: 255, g: 0, b: 0, a: 255)
+/// ```
+public struct Image: Sendable, Equatable {
+    /// Bytes per pixel: always 4 (RGBA8).
+    public static let bytesPerPixel = 4
+
+    public let width: Int
+    public let height: Int
+    /// `width * height * 4` bytes, RGBA, straight alpha.
+    public let pixels: [UInt8]
+    /// `false` when every pixel is known to be opaque (e.g. decoded from JPEG);
+    /// `true` when some pixel may be translucent. Encoders use it to skip the alpha channel.
+    public let hasAlpha: Bool
+
+    /// Wraps an existing RGBA8 buffer.
+    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` when the sizes disagree.
+    public init(width: Int, height: Int, pixels: [UInt8], hasAlpha: Bool = true) throws {
+        guard width > 0, height > 0 else {
+            throw DarkroomError.invalidArgument(
+                name: "image size", value: "\(width)x\(height)", expected: "positive width and height")
+        }
+        let expected = width * height * Self.bytesPerPixel
+        guard pixels.count == expected else {
+            throw DarkroomError.invalidArgument(
+                name: "pixel buffer", value: "\(pixels.count) bytes",
+                expected: "\(expected) bytes for \(width)x\(height) RGBA8")
+        }
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+        self.hasAlpha = hasAlpha
+    }
+
+    /// Builds an image by letting `initializer` write every byte of a fresh buffer
+    /// (no zero-filling first). The closure must initialise all `width*height*4` bytes.
+    ///
+    /// ```swift
+    /// let grey = Image(width: 8, height: 8, hasAlpha: false) { buffer in
+    ///     buffer.initialize(repeating: 128)
+    /// }
+    /// ```
+    public init(
+        width: Int, height: Int, hasAlpha: Bool = true,
+        initializingPixelsWith initializer: (UnsafeMutableBufferPointer<UInt8>) throws -> Void
+    ) rethrows {
+        precondition(width > 0 && height > 0, "Image dimensions must be positive")
+        let count = width * height * Self.bytesPerPixel
+        self.width = width
+        self.height = height
+        self.hasAlpha = hasAlpha
+        self.pixels = try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            try initializer(buffer)
+            initialized = count
+        }
+    }
+
+    // MARK: - Reading
+
+    public var size: PixelSize { PixelSize(width: width, height: height) }
+
+    /// Bytes in one row: `width * 4`.
+    public var bytesPerRow: Int { width * Self.bytesPerPixel }
+
+    /// The memory the pixels take, in bytes (the cost used by caches).
+    public var byteCount: Int { pixels.count }
+
+    /// The pixel at `(x, y)`; `(0, 0)` is the top-left corner.
+    public func pixel(x: Int, y: Int) -> RGBA {
+        precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) outside \(size)")
+        let i = (y * width + x) * Self.bytesPerPixel
+        return RGBA(r: pixels[i], g: pixels[i + 1], b: pixels[i + 2], a: pixels[i + 3])
+    }
+
+    /// A copy with `hasAlpha` recomputed from the pixels: `false` when every alpha byte is 255.
+    public func withAlphaScanned() -> Image {
+        var opaque = true
+        pixels.withUnsafeBufferPointer { p in
+            var i = 3
+            while i < p.count {
+                if p[i] != 255 { opaque = false; return }
+                i += 4
+            }
+        }
+        // Safe: sizes are unchanged.
+        return try! Image(width: width, height: height, pixels: pixels, hasAlpha: !opaque)
+    }
+}
+
+// MARK: - RGBA
+
+/// One straight-alpha RGBA8 pixel.
+public struct RGBA: Sendable, Hashable, CustomStringConvertible {
+    public var r: UInt8
+    public var g: UInt8
+    public var b: UInt8
+    public var a: UInt8
+
+    public init(r: UInt8, g: UInt8, b: UInt8, a: UInt8 = 255) {
+        self.r = r
+        self.g = g
+        self.b = b
+        self.a = a
+    }
+
+    public var description: String { "RGBA(r: \(r), g: \(g), b: \(b), a: \(a))" }
+}

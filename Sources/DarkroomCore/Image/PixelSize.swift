@@ -1,0 +1,56 @@
+// MARK: - PixelSize
+
+/// A width and height in pixels.
+///
+/// ```swift
+/// let fitted = PixelSize(width: 4000, height: 3000).fitting(within: PixelSize(width: 256, height: 256))
+/// // 256×192
+/// ```
+public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    /// `width × height`, computed without overflow for any `Int` pair that fits in 64 bits.
+    public var pixelCount: Int { width.multipliedReportingOverflow(by: height).partialValue }
+
+    /// The size with width and height swapped.
+    public var transposed: PixelSize { PixelSize(width: height, height: width) }
+
+    public var description: String { "\(width)x\(height)" }
+
+    /// The largest size with this aspect ratio that fits inside `box` (never below 1×1).
+    /// Upscales when `self` is smaller than `box`; use ``fitting(within:allowUpscaling:)`` to avoid it.
+    public func fitting(within box: PixelSize, allowUpscaling: Bool = true) -> PixelSize {
+        guard width > 0, height > 0 else { return self }
+        let scale = min(Double(box.width) / Double(width), Double(box.height) / Double(height))
+        if !allowUpscaling && scale >= 1 { return self }
+        return PixelSize(
+            width: max(1, Int((Double(width) * scale).rounded())),
+            height: max(1, Int((Double(height) * scale).rounded()))
+        )
+    }
+
+    /// The smallest size with this aspect ratio that covers `box` (for aspect-fill).
+    public func filling(_ box: PixelSize) -> PixelSize {
+        guard width > 0, height > 0 else { return self }
+        let scale = max(Double(box.width) / Double(width), Double(box.height) / Double(height))
+        return PixelSize(
+            width: max(box.width, Int((Double(width) * scale).rounded())),
+            height: max(box.height, Int((Double(height) * scale).rounded()))
+        )
+    }
+
+    /// Parses `"WxH"` (also `"W×H"`), e.g. `"256x256"`.
+    public init?(parsing text: String) {
+        let parts = text.lowercased().split(whereSeparator: { $0 == "x" || $0 == "×" })
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else {
+            return nil
+        }
+        self.init(width: w, height: h)
+    }
+}

@@ -1,0 +1,117 @@
+// MARK: - AVIF / HEIF header
+
+/// Finds the image spatial extents (`ispe`) in an ISO-BMFF file's `meta/iprp/ipco` boxes.
+///
+/// A file may hold several items (the primary image, grid tiles, thumbnails); the extent
+/// associated with the primary item (`pitm` + `ipma`) is reported, else the largest one. AVIF/HEIF rotation (`irot`/`imir`) is applied by the
+/// codec libraries, so ``ImageHeader/orientation`` is always `.up` for these formats.
+enum ISOBMFFHeaderParser {
+    static func parse(_ r: ByteReader, format: ImageFormat) throws -> ImageHeader {
+        guard let meta = findBox("meta", in: r, from: 0, to: r.count) else {
+            throw DarkroomError.truncated(format, detail: "no 'meta' box with the image properties")
+        }
+        // 'meta' is a full box: 4 bytes of version and flags before its children.
+        guard let iprp = findBox("iprp", in: r, from: meta.start + 4, to: meta.end),
+            let ipco = findBox("ipco", in: r, from: iprp.start, to: iprp.end)
+        else {
+            throw DarkroomError.truncated(format, detail: "no 'iprp/ipco' item properties")
+        }
+        // Property boxes in ipco order; ipma indexes them from 1.
+        var properties: [Box] = []
+        var offset = ipco.start
+        while let box = nextBox(in: r, at: offset, limit: ipco.end) {
+            properties.append(box)
+            offset = box.end
+        }
+        func extent(_ box: Box) -> (Int, Int)? {
+            guard box.type == "ispe", let w = r.u32be(box.start + 4), let h = r.u32be(box.start + 8) else { return nil }
+            return (w, h)
+        }
+        var size: (Int, Int)?
+        if let primary = primaryItem(r, meta: meta), let ipma = findBox("ipma", in: r, from: iprp.start, to: iprp.end) {
+            let indices = associations(of: primary, ipma: ipma, in: r)
+            size = indices.lazy.filter { $0 >= 1 && $0 <= properties.count }
+                .compactMap { extent(properties[$0 - 1]) }.first
+        }
+        if size == nil {
+            // No item association to follow: the largest extent is the primary image in practice.
+            size = properties.compactMap(extent).max { $0.0 * $0.1 < $1.0 * $1.1 }
+        }
+        let hasAlpha = properties.contains { box in
+            box.type == "auxC"
+                && String(decoding: r.slice(box.start + 4, box.end - box.start - 4) ?? UnsafeRawBufferPointer(start: nil, count: 0), as: UTF8.self).contains("alpha")
+        }
+        guard let (width, height) = size else {
+            throw DarkroomError.corrupt(format, detail: "no 'ispe' box gives the image size")
+        }
+        return ImageHeader(format: format, width: width, height: height, hasAlpha: hasAlpha)
+    }
+
+    /// The primary item's ID from the `pitm` box.
+    static func primaryItem(_ r: ByteReader, meta: Box) -> Int? {
+        guard let pitm = findBox("pitm", in: r, from: meta.start + 4, to: meta.end), let version = r.u8(pitm.start) else {
+            return nil
+        }
+        return version == 0 ? r.u16be(pitm.start + 4) : r.u32be(pitm.start + 4)
+    }
+
+    /// The 1-based ipco indices associated with `item` in an `ipma` box.
+    static func associations(of item: Int, ipma: Box, in r: ByteReader) -> [Int] {
+        guard let version = r.u8(ipma.start), let flags = r.u8(ipma.start + 3),
+            let entries = r.u32be(ipma.start + 4)
+        else { return [] }
+        var offset = ipma.start + 8
+        for _ in 0..<min(entries, 65_536) {
+            let id = version < 1 ? r.u16be(offset) : r.u32be(offset)
+            offset += version < 1 ? 2 : 4
+            guard let id, let count = r.u8(offset) else { return [] }
+            offset += 1
+            var indices: [Int] = []
+            for _ in 0..<count {
+                if flags & 1 == 1 {
+                    guard let v = r.u16be(offset) else { return [] }
+                    indices.append(v & 0x7FFF)
+                    offset += 2
+                } else {
+                    guard let v = r.u8(offset) else { return [] }
+                    indices.append(v & 0x7F)
+                    offset += 1
+                }
+            }
+            if id == item { return indices }
+        }
+        return []
+    }
+
+    struct Box {
+        var type: String
+        var start: Int  // first byte of the payload
+        var end: Int    // one past the last byte
+    }
+
+    static func nextBox(in r: ByteReader, at offset: Int, limit: Int) -> Box? {
+        guard offset + 8 <= limit, var size = r.u32be(offset), let type = r.fourCC(offset + 4) else { return nil }
+        var header = 8
+        if size == 1 {
+            guard let large = r.u64be(offset + 8) else { return nil }
+            size = large
+            header = 16
+        } else if size == 0 {
+            size = limit - offset
+        }
+        guard size >= header, offset + size <= limit else {
+            // A box running past the data: give what is there so the caller can report truncation.
+            return offset + header <= limit ? Box(type: type, start: offset + header, end: limit) : nil
+        }
+        return Box(type: type, start: offset + header, end: offset + size)
+    }
+
+    static func findBox(_ type: String, in r: ByteReader, from: Int, to: Int) -> Box? {
+        var offset = from
+        while let box = nextBox(in: r, at: offset, limit: to) {
+            if box.type == type { return box }
+            offset = box.end
+        }
+        return nil
+    }
+}

@@ -1,0 +1,43 @@
+// MARK: - ImageHeader
+
+/// What a header probe learns without decoding pixels.
+///
+/// `width` and `height` are the **stored** size, before `orientation` is applied;
+/// ``uprightSize`` is the size a decoder that applies the orientation returns.
+///
+/// ```swift
+/// let header = try ImageProbe.probe(bytes)
+/// print(header.format, header.width, header.height, header.orientation)
+/// ```
+public struct ImageHeader: Sendable, Hashable {
+    public var format: ImageFormat
+    public var width: Int
+    public var height: Int
+    /// EXIF orientation; `.up` when the file has none.
+    public var orientation: Orientation
+    /// Whether the format/header says pixels may be translucent (`nil` when unknown).
+    public var hasAlpha: Bool?
+    /// JPEG only: progressive (multi-scan) coding.
+    public var isProgressive: Bool
+    /// Number of frames when the header says (animated GIF/WebP); `nil` when unknown.
+    public var frameCount: Int?
+
+    public init(
+        format: ImageFormat, width: Int, height: Int, orientation: Orientation = .up,
+        hasAlpha: Bool? = nil, isProgressive: Bool = false, frameCount: Int? = nil
+    ) {
+        self.format = format
+        self.width = width
+        self.height = height
+        self.orientation = orientation
+        self.hasAlpha = hasAlpha
+        self.isProgressive = isProgressive
+        self.frameCount = frameCount
+    }
+
+    /// The stored size.
+    public var size: PixelSize { PixelSize(width: width, height: height) }
+
+    /// The size after applying ``orientation``.
+    public var uprightSize: PixelSize { orientation.uprightSize(ofStored: size) }
+}

@@ -1,0 +1,124 @@
+// MARK: - JPEG header
+
+/// Walks JPEG markers up to the first start-of-frame, collecting the EXIF orientation.
+enum JPEGHeaderParser {
+    static func parse(_ r: ByteReader) throws -> ImageHeader {
+        var offset = 2
+        var orientation = Orientation.up
+        while true {
+            // Skip fill bytes; every marker starts with 0xFF.
+            guard let ff = r.u8(offset) else { throw truncated("before the frame header (SOF)") }
+            guard ff == 0xFF else {
+                throw DarkroomError.corrupt(.jpeg, detail: "expected a marker at byte \(offset), found 0x\(hex(ff))")
+            }
+            var marker = 0xFF
+            while marker == 0xFF {
+                offset += 1
+                guard let next = r.u8(offset) else { throw truncated("inside a marker") }
+                marker = next
+            }
+            offset += 1
+            // Markers without a length.
+            if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { continue }
+            if marker == 0xD9 || marker == 0xDA {
+                throw DarkroomError.corrupt(.jpeg, detail: "no frame header (SOF) before the image data")
+            }
+            guard let length = r.u16be(offset) else { throw truncated("in a segment length") }
+            guard length >= 2 else { throw DarkroomError.corrupt(.jpeg, detail: "segment length \(length) at byte \(offset)") }
+            if isStartOfFrame(marker) {
+                guard let height = r.u16be(offset + 3), let width = r.u16be(offset + 5) else {
+                    throw truncated("in the frame header")
+                }
+                let progressive = [0xC2, 0xC6, 0xCA, 0xCE].contains(marker)
+                return ImageHeader(
+                    format: .jpeg, width: width, height: height, orientation: orientation,
+                    hasAlpha: false, isProgressive: progressive)
+            }
+            if marker == 0xE1, orientation == .up, let payload = r.slice(offset + 2, length - 2),
+                ByteReader(payload).starts(with: "Exif\0\0", at: 0) {
+                orientation = TIFFStructure.orientation(inExif: payload)
+            }
+            offset += length
+        }
+    }
+
+    private static func isStartOfFrame(_ marker: Int) -> Bool {
+        (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC
+    }
+
+    private static func truncated(_ where_: String) -> DarkroomError {
+        .truncated(.jpeg, detail: "the data ends \(where_)")
+    }
+
+    private static func hex(_ v: Int) -> String { String(v, radix: 16, uppercase: true) }
+}
+
+// MARK: - PNG header
+
+/// Reads IHDR and scans the chunks before the image data for `tRNS` and `eXIf`.
+enum PNGHeaderParser {
+    static func parse(_ r: ByteReader) throws -> ImageHeader {
+        guard r.count >= 33 else { throw DarkroomError.truncated(.png, detail: "IHDR needs 33 bytes, got \(r.count)") }
+        guard r.fourCC(12) == "IHDR", let width = r.u32be(16), let height = r.u32be(20),
+            let colorType = r.u8(25)
+        else {
+            throw DarkroomError.corrupt(.png, detail: "the first chunk is not IHDR")
+        }
+        var hasAlpha = colorType == 4 || colorType == 6
+        var orientation = Orientation.up
+        var offset = 33
+        // Walk ancillary chunks until the first IDAT; stop quietly if the data is short.
+        while let length = r.u32be(offset), let type = r.fourCC(offset + 4), type != "IDAT", type != "IEND" {
+            if type == "tRNS" { hasAlpha = true }
+            if type == "eXIf", let payload = r.slice(offset + 8, length) {
+                orientation = TIFFStructure.orientation(inExif: payload)
+            }
+            offset += 12 + length
+        }
+        return ImageHeader(format: .png, width: width, height: height, orientation: orientation, hasAlpha: hasAlpha)
+    }
+}
+
+// MARK: - WebP header
+
+/// Reads the VP8/VP8L/VP8X chunk and any EXIF chunk of a RIFF WebP file.
+enum WebPHeaderParser {
+    static func parse(_ r: ByteReader) throws -> ImageHeader {
+        guard let chunk = r.fourCC(12) else { throw DarkroomError.truncated(.webp, detail: "no chunk after the RIFF header") }
+        switch chunk {
+        case "VP8 ":
+            guard let w = r.u16le(26), let h = r.u16le(28) else { throw truncated("VP8 frame header") }
+            guard r.u8(23) == 0x9D, r.u8(24) == 0x01, r.u8(25) == 0x2A else {
+                throw DarkroomError.corrupt(.webp, detail: "bad VP8 start code")
+            }
+            return ImageHeader(format: .webp, width: w & 0x3FFF, height: h & 0x3FFF, hasAlpha: false, frameCount: 1)
+        case "VP8L":
+            guard r.u8(20) == 0x2F, let bits = r.u32le(21) else { throw truncated("VP8L header") }
+            let w = (bits & 0x3FFF) + 1, h = ((bits >> 14) & 0x3FFF) + 1
+            return ImageHeader(format: .webp, width: w, height: h, hasAlpha: (bits >> 28) & 1 == 1, frameCount: 1)
+        case "VP8X":
+            guard let flags = r.u8(20), let w = r.u24le(24), let h = r.u24le(27) else { throw truncated("VP8X header") }
+            let animated = flags & 0x02 != 0
+            return ImageHeader(
+                format: .webp, width: w + 1, height: h + 1, orientation: exifOrientation(r),
+                hasAlpha: flags & 0x10 != 0, frameCount: animated ? nil : 1)
+        default:
+            throw DarkroomError.corrupt(.webp, detail: "unknown first chunk '\(chunk)'")
+        }
+    }
+
+    private static func exifOrientation(_ r: ByteReader) -> Orientation {
+        var offset = 12
+        while let type = r.fourCC(offset), let length = r.u32le(offset + 4) {
+            if type == "EXIF", let payload = r.slice(offset + 8, length) {
+                return TIFFStructure.orientation(inExif: payload)
+            }
+            offset += 8 + length + (length & 1)
+        }
+        return .up
+    }
+
+    private static func truncated(_ what: String) -> DarkroomError {
+        .truncated(.webp, detail: "the data ends inside the \(what)")
+    }
+}

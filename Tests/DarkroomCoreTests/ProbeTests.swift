@@ -1,0 +1,103 @@
+import DarkroomCore
+import DarkroomTestSupport
+import Testing
+
+// MARK: - Header probe
+
+@Suite("Header probe reads format, size and orientation without decoding")
+struct ProbeTests {
+    @Test(
+        "every fixture format is detected from its bytes with its stored size",
+        arguments: [
+            ("gradient.jpg", ImageFormat.jpeg, 64, 48),
+            ("gradient-progressive.jpg", .jpeg, 64, 48),
+            ("gradient-rgb.png", .png, 64, 48),
+            ("gradient-rgba16.png", .png, 64, 48),
+            ("blocks-palette.png", .png, 64, 48),
+            ("gradient-gray-alpha.png", .png, 64, 48),
+            ("blocks.gif", .gif, 64, 48),
+            ("gradient-lossy.webp", .webp, 64, 48),
+            ("gradient-lossless.webp", .webp, 64, 48),
+            ("gradient.avif", .avif, 64, 48),
+            ("gradient.heic", .heif, 64, 48),
+            ("gradient.tiff", .tiff, 64, 48),
+            ("gradient.bmp", .bmp, 64, 48),
+            ("gradient.tga", .tga, 64, 48),
+            ("gradient-rgba.tga", .tga, 64, 48),
+            ("orientation-6.jpg", .jpeg, 48, 64),
+            ("bomb-40000.png", .png, 40000, 40000),
+            ("bomb-65535.gif", .gif, 65535, 65535),
+        ])
+    func detectsFormatAndSize(name: String, format: ImageFormat, width: Int, height: Int) throws {
+        let header = try ImageProbe.probe(Fixtures.bytes(name))
+        #expect(header.format == format)
+        #expect(header.width == width)
+        #expect(header.height == height)
+    }
+
+    @Test("EXIF orientation is read from JPEG APP1 for all 8 values")
+    func jpegOrientation() throws {
+        for value in 1...8 {
+            let header = try ImageProbe.probe(Fixtures.bytes("orientation-\(value).jpg"))
+            #expect(header.orientation.rawValue == value)
+            #expect(header.uprightSize == PixelSize(width: 64, height: 48))
+        }
+    }
+
+    @Test("EXIF orientation is read from a PNG eXIf chunk")
+    func pngOrientation() throws {
+        let header = try ImageProbe.probe(Fixtures.bytes("orientation-6.png"))
+        #expect(header.orientation == .right)
+        #expect(header.hasAlpha == true)
+    }
+
+    @Test("progressive JPEG is flagged")
+    func progressive() throws {
+        #expect(try ImageProbe.probe(Fixtures.bytes("gradient-progressive.jpg")).isProgressive)
+        #expect(try !ImageProbe.probe(Fixtures.bytes("gradient.jpg")).isProgressive)
+    }
+
+    @Test("empty input is refused as empty")
+    func empty() {
+        #expect(throws: DarkroomError.emptyInput) { try ImageProbe.probe([UInt8]()) }
+    }
+
+    @Test("HTML is named as HTML")
+    func html() {
+        do {
+            _ = try ImageProbe.probe(Fixtures.bytes("html.jpg"))
+            Issue.record("HTML was accepted")
+        } catch {
+            #expect("\(error)".contains("HTML"))
+        }
+    }
+
+    @Test("scrambled bytes are an unrecognised format")
+    func scrambled() {
+        #expect {
+            try ImageProbe.probe(Fixtures.bytes("scrambled.jpg"))
+        } throws: { error in
+            guard case DarkroomError.unrecognizedFormat = error else { return false }
+            return true
+        }
+    }
+
+    @Test("a JPEG cut inside its header is truncated, never a crash")
+    func truncatedHeaders() {
+        let jpeg = Fixtures.bytes("gradient.jpg")
+        for length in [3, 4, 10, 20, 100] {
+            #expect(throws: DarkroomError.self) { try ImageProbe.probe(Array(jpeg.prefix(length))) }
+        }
+    }
+
+    @Test("every prefix of every fixture probes or throws, never traps")
+    func prefixesNeverTrap() {
+        for name in ["gradient.jpg", "gradient-rgba.png", "blocks.gif", "gradient-lossy.webp", "gradient.avif",
+                     "gradient.heic", "gradient.tiff", "gradient.bmp", "gradient.tga"] {
+            let bytes = Fixtures.bytes(name)
+            for length in 0..<min(bytes.count, 400) {
+                _ = try? ImageProbe.probe(Array(bytes.prefix(length)))
+            }
+        }
+    }
+}
