@@ -1,0 +1,125 @@
+// MARK: - FilterArgument
+
+/// One argument a filter declares, as data: its name, type and range, default and unit.
+/// Validation, `darkroom list`, the docs and the canonical identifier are all derived from
+/// these declarations, so no argument can be validated one way and keyed another.
+///
+/// ```swift
+/// FilterArgument(name: "sigma", kind: .number(0.1...100), default: .number(2), unit: "px",
+///                summary: "standard deviation of the Gaussian")
+/// ```
+public struct FilterArgument: Sendable, Hashable {
+    /// The type and the allowed values of an argument.
+    public enum Kind: Sendable, Hashable {
+        case integer(ClosedRange<Int>)
+        case number(ClosedRange<Double>)
+        case boolean
+        case color
+        case choice([String])
+        case text
+    }
+
+    public var name: String
+    public var kind: Kind
+    /// `nil` means the argument is required.
+    public var defaultValue: FilterValue?
+    public var unit: String?
+    public var summary: String
+
+    public init(name: String, kind: Kind, default defaultValue: FilterValue? = nil, unit: String? = nil, summary: String) {
+        self.name = name
+        self.kind = kind
+        self.defaultValue = defaultValue
+        self.unit = unit
+        self.summary = summary
+    }
+
+    public var isRequired: Bool { defaultValue == nil }
+
+    /// What a valid value looks like, e.g. `"an integer 1…16384 px"`.
+    public var expectation: String {
+        let unitText = unit.map { " \($0)" } ?? ""
+        switch kind {
+        case let .integer(range): return "an integer \(range.lowerBound)…\(range.upperBound)\(unitText)"
+        case let .number(range):
+            return "a number \(FilterValue.canonicalNumber(range.lowerBound))…\(FilterValue.canonicalNumber(range.upperBound))\(unitText)"
+        case .boolean: return "true or false"
+        case .color: return "a colour (#rgb, #rrggbb, #rrggbbaa or a name such as white, black, transparent)"
+        case let .choice(words): return "one of \(words.joined(separator: ", "))"
+        case .text: return "text"
+        }
+    }
+
+    // MARK: - Parsing a value
+
+    /// Validates `input` against the declaration and returns its canonical value.
+    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` naming `filter.argument`
+    ///   and the allowed range.
+    public func value(from input: FilterInput, filter: String) throws -> FilterValue {
+        func fail() -> DarkroomError {
+            .invalidArgument(name: "\(filter) argument '\(name)'", value: input.description, expected: expectation)
+        }
+        switch kind {
+        case let .integer(range):
+            let number: Int?
+            switch input {
+            case let .integer(v): number = v
+            case let .number(v): number = v == v.rounded() && abs(v) < 1e15 ? Int(v) : nil
+            case let .text(t): number = Int(t.trimmingSpaces)
+            case .boolean: number = nil
+            }
+            guard let number, range.contains(number) else { throw fail() }
+            return .integer(number)
+        case let .number(range):
+            let number: Double?
+            switch input {
+            case let .integer(v): number = Double(v)
+            case let .number(v): number = v
+            case let .text(t): number = Double(t.trimmingSpaces)
+            case .boolean: number = nil
+            }
+            guard let number, number.isFinite, range.contains(number) else { throw fail() }
+            return .number(number == 0 ? 0 : number)
+        case .boolean:
+            switch input {
+            case let .boolean(v): return .boolean(v)
+            case let .text(t) where ["true", "false"].contains(t.lowercased()): return .boolean(t.lowercased() == "true")
+            default: throw fail()
+            }
+        case .color:
+            guard case let .text(t) = input, let rgba = ColorParser.parse(t) else { throw fail() }
+            return .color(rgba)
+        case let .choice(words):
+            guard case let .text(t) = input, words.contains(t.lowercased()) else { throw fail() }
+            return .choice(t.lowercased())
+        case .text:
+            guard case let .text(t) = input, !t.isEmpty else { throw fail() }
+            return .text(t)
+        }
+    }
+}
+
+// MARK: - FilterInput
+
+/// A raw argument value as written in a config file or on the command line, before validation.
+public enum FilterInput: Sendable, Hashable, CustomStringConvertible {
+    case integer(Int)
+    case number(Double)
+    case boolean(Bool)
+    case text(String)
+
+    public var description: String {
+        switch self {
+        case let .integer(v): return String(v)
+        case let .number(v): return FilterValue.canonicalNumber(v)
+        case let .boolean(v): return String(v)
+        case let .text(t): return t
+        }
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+    }
+}

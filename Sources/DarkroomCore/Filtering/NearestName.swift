@@ -1,0 +1,38 @@
+// MARK: - Nearest name
+
+/// Suggests the closest known name for a misspelt one ("did you mean …?").
+///
+/// ```swift
+/// NearestName.suggestion(for: "aspectfill", among: ["aspect-fill", "aspect-fit"]) // "aspect-fill"
+/// ```
+public enum NearestName {
+    /// The known name with the smallest edit distance, if it is close enough to be a typo
+    /// (at most a third of the longer name's length, and at least 1 edit allowed).
+    public static func suggestion(for name: String, among known: [String]) -> String? {
+        let target = Array(name.lowercased())
+        var best: (String, Int)?
+        for candidate in known {
+            let d = distance(target, Array(candidate.lowercased()))
+            if best == nil || d < best!.1 { best = (candidate, d) }
+        }
+        guard let (match, d) = best else { return nil }
+        let allowed = max(1, max(target.count, match.count) / 3)
+        return d <= allowed ? match : nil
+    }
+
+    /// Levenshtein distance.
+    static func distance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}
