@@ -65,7 +65,9 @@ public struct FilterArgument: Sendable, Hashable {
             switch input {
             case let .integer(v): number = v
             case let .number(v): number = v == v.rounded() && abs(v) < 1e15 ? Int(v) : nil
-            case let .text(t): number = Int(t.trimmingSpaces)
+            case let .text(t):
+                let trimmed = t.trimmingSpaces
+                number = Int(trimmed) ?? Double(trimmed).flatMap { $0 == $0.rounded() && abs($0) < 1e15 ? Int($0) : nil }
             case .boolean: number = nil
             }
             guard let number, range.contains(number) else { throw fail() }
