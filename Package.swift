@@ -8,6 +8,7 @@
 //   DarkroomPNG      libpng codec, full 8/16-bit alpha      (CPNG)
 //   DarkroomWebP     libwebp codec, full 8-bit alpha        (CWebP)
 //   DarkroomFilters  standard filters and resampler         (pure Swift)
+//   DarkroomConfig   filters.d/*.toml → validated variants  (TOMLKit)
 //   Darkroom         registry and default wiring
 //   darkroom         the command-line tool
 import PackageDescription
@@ -21,11 +22,13 @@ let package = Package(
         .library(name: "DarkroomPNG", targets: ["DarkroomPNG"]),
         .library(name: "DarkroomWebP", targets: ["DarkroomWebP"]),
         .library(name: "DarkroomFilters", targets: ["DarkroomFilters"]),
+        .library(name: "DarkroomConfig", targets: ["DarkroomConfig"]),
         .library(name: "Darkroom", targets: ["Darkroom"]),
         .executable(name: "darkroom", targets: ["DarkroomCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // MARK: - C walls
@@ -62,6 +65,12 @@ let package = Package(
         // MARK: - Filters
         .target(name: "DarkroomFilters", dependencies: ["DarkroomCore"]),
 
+        // MARK: - Configuration
+        .target(
+            name: "DarkroomConfig",
+            dependencies: ["DarkroomCore", .product(name: "TOMLKit", package: "TOMLKit")]
+        ),
+
         // MARK: - Wiring and tools
         .target(
             name: "Darkroom",
@@ -90,9 +99,14 @@ let package = Package(
         .testTarget(name: "DarkroomPNGTests", dependencies: ["DarkroomPNG", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomWebPTests", dependencies: ["DarkroomWebP", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomFiltersTests", dependencies: ["DarkroomFilters", "DarkroomTestSupport"]),
+        .testTarget(name: "DarkroomConfigTests", dependencies: ["DarkroomConfig", "DarkroomTestSupport"]),
         .testTarget(
             name: "DarkroomTests",
             dependencies: ["Darkroom", "DarkroomTestSupport"]
+        ),
+        .testTarget(
+            name: "DarkroomCLITests",
+            dependencies: ["DarkroomCLI", "Darkroom", "DarkroomTestSupport"]
         ),
     ]
 )

@@ -148,6 +148,8 @@ public protocol DeclaredFilter: ImageFilter {
 extension DeclaredFilter {
     public var identifier: String { FilterSchema(Self.self).identifier(for: arguments) }
 
+    public var isIdempotent: Bool { Self.isIdempotent }
+
     /// Builds the filter from raw inputs, validated against the declaration.
     public static func make(_ inputs: [(String, FilterInput)] = []) throws -> Self {
         try Self(arguments: FilterSchema(Self.self).resolve(inputs))

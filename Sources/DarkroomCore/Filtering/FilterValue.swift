@@ -18,7 +18,7 @@ public enum FilterValue: Sendable, Hashable, CustomStringConvertible {
 
     /// The canonical text: integers in decimal, numbers in their shortest round-tripping
     /// form with no trailing `.0` and no negative zero, colours as `#rrggbbaa`, booleans as
-    /// `true`/`false`, text percent-escaped so it can never contain `,`, `(`, `)`, `=` or `|`.
+    /// `true`/`false`, text percent-escaped so it can never contain `,`, `(`, `)`, `=`, `|`, `>` or a space.
     public var canonicalText: String {
         switch self {
         case let .integer(value): return String(value)
@@ -82,7 +82,8 @@ public enum FilterValue: Sendable, Hashable, CustomStringConvertible {
         }.joined()
     }
 
-    static let reserved: Set<Character> = [",", "(", ")", "=", "|", "%", " "]
+    /// Characters that separate filters, arguments and chains in identifiers.
+    static let reserved: Set<Character> = [",", "(", ")", "=", "|", ">", "%", " "]
 
     static func escape(_ text: String) -> String {
         var out = ""

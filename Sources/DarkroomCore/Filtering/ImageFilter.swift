@@ -31,8 +31,14 @@ public protocol ImageFilter: Sendable {
     /// needs to produce its full-quality output, or `nil` when it needs every pixel.
     /// The default is `nil`.
     func sizeHint(forSourceSize size: PixelSize) -> PixelSize?
+
+    /// `true` when applying the filter twice in a row equals applying it once, so that
+    /// consecutive duplicates in a chain can collapse. The default is `false`.
+    var isIdempotent: Bool { get }
 }
 
 extension ImageFilter {
     public func sizeHint(forSourceSize size: PixelSize) -> PixelSize? { nil }
+
+    public var isIdempotent: Bool { false }
 }

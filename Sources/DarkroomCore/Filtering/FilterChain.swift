@@ -1,0 +1,66 @@
+// MARK: - FilterChain
+
+/// An ordered list of filters applied one after another — a variant's multi-pass chain.
+///
+/// Its ``identifier`` joins the filters' identifiers with `|`, a character no filter
+/// identifier can contain, so two chains have equal identifiers exactly when they apply
+/// equal filters in the same order. Consecutive duplicates of idempotent filters collapse
+/// when the chain is built, so `grayscale|grayscale` and `grayscale` are one chain.
+///
+/// ```swift
+/// let chain = FilterChain([fill, circle])
+/// chain.identifier          // "aspect-fill(gravity=center,height=128,width=128)|circle"
+/// chain.prefixIdentifiers   // ["aspect-fill(…)", "aspect-fill(…)|circle"]
+/// let out = try chain.apply(to: image)
+/// ```
+public struct FilterChain: Sendable {
+    /// The separator between filter identifiers.
+    public static let separator = "|"
+
+    public let filters: [any ImageFilter]
+
+    /// Builds a chain, collapsing consecutive duplicates of idempotent filters.
+    public init(_ filters: [any ImageFilter]) {
+        var kept: [any ImageFilter] = []
+        for filter in filters {
+            if let last = kept.last, last.isIdempotent, last.identifier == filter.identifier { continue }
+            kept.append(filter)
+        }
+        self.filters = kept
+    }
+
+    /// An empty chain (the image unchanged).
+    public static let empty = FilterChain([])
+
+    public var isEmpty: Bool { filters.isEmpty }
+
+    /// The filters' identifiers joined by ``separator``; `""` for the empty chain.
+    public var identifier: String { filters.map(\.identifier).joined(separator: Self.separator) }
+
+    /// The identifier of every non-empty prefix, shortest first; the last is ``identifier``.
+    public var prefixIdentifiers: [String] {
+        var result: [String] = []
+        var running = ""
+        for filter in filters {
+            running = running.isEmpty ? filter.identifier : running + Self.separator + filter.identifier
+            result.append(running)
+        }
+        return result
+    }
+
+    /// This chain followed by `other` (e.g. a base variant's chain, then its own filters).
+    public func appending(_ other: FilterChain) -> FilterChain {
+        FilterChain(filters + other.filters)
+    }
+
+    /// Applies every filter in order.
+    public func apply(to image: Image) throws -> Image {
+        try filters.reduce(image) { try $1.apply(to: $0) }
+    }
+
+    /// The size hint of the chain's first filter for a source of `size`: the smallest decode
+    /// size that still gives full-quality output (`nil` = decode at full size).
+    public func sizeHint(forSourceSize size: PixelSize) -> PixelSize? {
+        filters.first?.sizeHint(forSourceSize: size)
+    }
+}
