@@ -13,7 +13,8 @@ import DarkroomCore
 ///   pixel buffer is allocated; libpng is also given the limits (`png_set_user_limits`).
 /// - A CRC error in a critical chunk, a broken zlib stream or data that ends before the last
 ///   row is an error, never a partial image. (A CRC error in an ancillary chunk such as `tEXt`
-///   only drops that chunk, as libpng does by default: the pixels are unaffected.)
+///   only drops that chunk, as libpng does by default: the pixels are unaffected. Chunks after
+///   the image data are not read, so a file missing only its trailing text or `IEND` decodes.)
 /// - `hasAlpha` is `true` only when the file has an alpha channel or `tRNS` *and* some
 ///   decoded pixel is actually translucent.
 /// - The `eXIf` orientation (from `header.orientation`) is applied unless
