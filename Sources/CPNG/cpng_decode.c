@@ -1,0 +1,170 @@
+// Decoding a PNG held in memory straight into a caller's RGBA8 buffer with libpng's full API.
+//
+// The full API (not png_image) is used on purpose: the simplified API treats a 16-bit file
+// without gAMA as linear light and re-encodes it with the sRGB curve on the way to 8 bits.
+// Here 16-bit samples are only rounded to 8 bits (png_set_scale_16); no gamma is applied.
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpng_errors.h"
+
+// MARK: - State
+
+struct cpng_decoder {
+    /// First member: libpng's error and memory pointer.
+    cpng_report report;
+    png_structp png;
+    png_infop info;
+    const uint8_t *data;
+    size_t size;
+    size_t offset;
+    /// One pointer per row into the caller's buffer; freed with the decoder.
+    png_bytepp rows;
+    int info_read;
+    int pixels_read;
+};
+
+// MARK: - Reading from memory
+
+static void cpng_read_memory(png_structp png, png_bytep out, size_t length) {
+    cpng_decoder *decoder = (cpng_decoder *)png_get_io_ptr(png);
+    if (length > decoder->size - decoder->offset) {
+        decoder->report.ran_out_of_data = 1;
+        char text[128];
+        png_uint_32 chunk = png_get_io_chunk_type(png);
+        if (chunk != 0) {
+            char name[5] = {(char)(chunk >> 24), (char)(chunk >> 16), (char)(chunk >> 8), (char)chunk, 0};
+            for (int i = 0; i < 4; i++) {
+                if (!((name[i] >= 'A' && name[i] <= 'Z') || (name[i] >= 'a' && name[i] <= 'z'))) name[i] = '?';
+            }
+            snprintf(text, sizeof text, "the data ends at byte %zu, in or after the %s chunk", decoder->size, name);
+        } else {
+            snprintf(text, sizeof text, "the data ends at byte %zu, inside the signature", decoder->size);
+        }
+        png_error(png, text);
+    }
+    memcpy(out, decoder->data + decoder->offset, length);
+    decoder->offset += length;
+}
+
+// MARK: - Life cycle
+
+cpng_decoder *cpng_decoder_create(const uint8_t *data, size_t size, uint32_t max_width, uint32_t max_height) {
+    cpng_decoder *decoder = (cpng_decoder *)calloc(1, sizeof *decoder);
+    if (decoder == NULL) return NULL;
+    decoder->data = data;
+    decoder->size = size;
+    decoder->png = png_create_read_struct_2(PNG_LIBPNG_VER_STRING, &decoder->report, cpng_on_error,
+                                            cpng_on_warning, &decoder->report, cpng_malloc, cpng_free);
+    if (decoder->png == NULL) {
+        free(decoder);
+        return NULL;
+    }
+    decoder->info = png_create_info_struct(decoder->png);
+    if (decoder->info == NULL) {
+        png_destroy_read_struct(&decoder->png, NULL, NULL);
+        free(decoder);
+        return NULL;
+    }
+    png_set_read_fn(decoder->png, decoder, cpng_read_memory);
+    png_set_user_limits(decoder->png, max_width, max_height);
+    return decoder;
+}
+
+void cpng_decoder_destroy(cpng_decoder *decoder) {
+    if (decoder == NULL) return;
+    png_destroy_read_struct(&decoder->png, &decoder->info, NULL);
+    free(decoder->rows);
+    free(decoder);
+}
+
+const char *cpng_decoder_message(const cpng_decoder *decoder) {
+    return decoder->report.message;
+}
+
+// MARK: - Header
+
+cpng_status cpng_decoder_read_info(cpng_decoder *decoder, cpng_info *info) {
+    if (decoder->info_read) {
+        cpng_set_message(&decoder->report, "cpng_decoder_read_info called twice");
+        return CPNG_MISUSE;
+    }
+    if (setjmp(png_jmpbuf(decoder->png))) {
+        return cpng_failure_status(&decoder->report);
+    }
+    png_read_info(decoder->png, decoder->info);
+    decoder->info_read = 1;
+
+    int color_type = png_get_color_type(decoder->png, decoder->info);
+    info->width = png_get_image_width(decoder->png, decoder->info);
+    info->height = png_get_image_height(decoder->png, decoder->info);
+    info->bit_depth = png_get_bit_depth(decoder->png, decoder->info);
+    info->color_type = color_type;
+    info->interlaced = png_get_interlace_type(decoder->png, decoder->info) != PNG_INTERLACE_NONE;
+    info->has_alpha = (color_type & PNG_COLOR_MASK_ALPHA) != 0
+        || png_get_valid(decoder->png, decoder->info, PNG_INFO_tRNS) != 0;
+    return CPNG_OK;
+}
+
+// MARK: - Pixels
+
+/// Asks libpng for 8-bit RGBA whatever the file holds.
+static void cpng_request_rgba8(png_structp png, png_infop info) {
+    int color_type = png_get_color_type(png, info);
+    int bit_depth = png_get_bit_depth(png, info);
+    int has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+
+    if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+    if (has_trns) png_set_tRNS_to_alpha(png);
+    if ((color_type & PNG_COLOR_MASK_COLOR) == 0) {
+        if (bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+        png_set_gray_to_rgb(png);
+    }
+    // Rounds v16 to (v16·255 + 32767) / 65535, unlike png_set_strip_16, which truncates.
+    if (bit_depth == 16) png_set_scale_16(png);
+    if ((color_type & PNG_COLOR_MASK_ALPHA) == 0 && !has_trns) {
+        png_set_add_alpha(png, 0xFF, PNG_FILLER_AFTER);
+    }
+    png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+}
+
+cpng_status cpng_decoder_read_rgba(cpng_decoder *decoder, uint8_t *pixels, size_t stride, size_t capacity) {
+    if (!decoder->info_read || decoder->pixels_read) {
+        cpng_set_message(&decoder->report, "cpng_decoder_read_rgba needs exactly one cpng_decoder_read_info first");
+        return CPNG_MISUSE;
+    }
+    decoder->pixels_read = 1;
+    uint32_t width = png_get_image_width(decoder->png, decoder->info);
+    uint32_t height = png_get_image_height(decoder->png, decoder->info);
+    size_t row_bytes = (size_t)width * 4;
+    // stride·(height−1) + row_bytes ≤ capacity, without overflow.
+    if (pixels == NULL || stride < row_bytes || capacity < row_bytes
+        || (height > 1 && (capacity - row_bytes) / stride < (size_t)height - 1)) {
+        cpng_set_message(&decoder->report, "the pixel buffer is too small for the image");
+        return CPNG_MISUSE;
+    }
+    decoder->rows = (png_bytepp)malloc((size_t)height * sizeof(png_bytep));
+    if (decoder->rows == NULL) {
+        cpng_set_message(&decoder->report, "out of memory for row pointers");
+        return CPNG_OUT_OF_MEMORY;
+    }
+    for (uint32_t y = 0; y < height; y++) decoder->rows[y] = pixels + (size_t)y * stride;
+
+    if (setjmp(png_jmpbuf(decoder->png))) {
+        return cpng_failure_status(&decoder->report);
+    }
+    cpng_request_rgba8(decoder->png, decoder->info);
+    if (png_get_rowbytes(decoder->png, decoder->info) != row_bytes
+        || png_get_bit_depth(decoder->png, decoder->info) != 8
+        || png_get_channels(decoder->png, decoder->info) != 4) {
+        png_error(decoder->png, "libpng did not produce 8-bit RGBA rows");
+    }
+    // Reads every row (every Adam7 pass); finishing the last row checks the final IDAT CRC
+    // and zlib's checksum, and a stream that stops short is an error, not a partial image.
+    png_read_image(decoder->png, decoder->rows);
+    return CPNG_OK;
+}

@@ -1,0 +1,95 @@
+import CPNG
+import DarkroomCore
+
+// MARK: - PNGDecoder
+
+/// Decodes PNG with libpng straight into an ``Image``'s RGBA8 buffer, keeping all 8 bits of
+/// alpha (palette `tRNS`, grey+alpha, RGBA, 16-bit files rounded to 8 bits).
+///
+/// - Every colour type and bit depth becomes RGBA8: palettes expand, `tRNS` becomes alpha,
+///   grey becomes RGB, opaque files get alpha 255, 16-bit samples round to the nearest 8-bit
+///   value (no gamma is applied), and Adam7-interlaced files are de-interlaced.
+/// - Limits are checked on the caller's header and again on the file's own IHDR before the
+///   pixel buffer is allocated; libpng is also given the limits (`png_set_user_limits`).
+/// - A CRC error in a critical chunk, a broken zlib stream or data that ends before the last
+///   row is an error, never a partial image. (A CRC error in an ancillary chunk such as `tEXt`
+///   only drops that chunk, as libpng does by default: the pixels are unaffected. Chunks after
+///   the image data are not read, so a file missing only its trailing text or `IEND` decodes.)
+/// - `hasAlpha` is `true` only when the file has an alpha channel or `tRNS` *and* some
+///   decoded pixel is actually translucent.
+/// - The `eXIf` orientation (from `header.orientation`) is applied unless
+///   `options.appliesOrientation` is `false`.
+///
+/// ```swift
+/// let bytes = try [UInt8](Data(contentsOf: url))
+/// let header = try ImageProbe.probe(bytes)
+/// let image = try PNGDecoder().decode(bytes, header: header, options: DecodeOptions())
+/// ```
+public struct PNGDecoder: ImageDecoder {
+    public let name = "libpng"
+
+    public init() {}
+
+    public func canDecode(_ header: ImageHeader, options: DecodeOptions) -> Bool {
+        header.format == .png
+    }
+
+    public func decode(_ bytes: [UInt8], header: ImageHeader, options: DecodeOptions) throws -> Image {
+        try options.limits.check(byteCount: bytes.count)
+        try options.limits.check(header)
+        let stored = try bytes.withUnsafeBufferPointer { buffer in
+            try Self.decodeStoredPixels(buffer, limits: options.limits)
+        }
+        return options.appliesOrientation ? stored.applying(header.orientation) : stored
+    }
+
+    // MARK: - Decoding
+
+    /// The stored (not re-oriented) pixels of the PNG in `buffer`.
+    private static func decodeStoredPixels(_ buffer: UnsafeBufferPointer<UInt8>, limits: DecodeLimits) throws -> Image {
+        guard let base = buffer.baseAddress, !buffer.isEmpty else { throw DarkroomError.emptyInput }
+        // No PNG dimension may pass the pixel limit on its own (or PNG's own 2³¹−1 maximum).
+        let dimensionLimit = UInt32(clamping: min(limits.maxPixels, Int(Int32.max)))
+        guard let decoder = cpng_decoder_create(base, buffer.count, dimensionLimit, dimensionLimit) else {
+            throw DarkroomError.decodeFailed(.png, detail: "out of memory while starting libpng")
+        }
+        defer { cpng_decoder_destroy(decoder) }
+
+        var info = cpng_info()
+        let infoStatus = cpng_decoder_read_info(decoder, &info)
+        if infoStatus == CPNG_LIMIT_EXCEEDED {
+            // libpng refused IHDR at png_set_user_limits; report the size it holds (bytes 16…23).
+            throw DarkroomError.tooManyPixels(
+                width: bigEndian32(buffer, at: 16), height: bigEndian32(buffer, at: 20), limit: limits.maxPixels)
+        }
+        try check(infoStatus, decoder)
+        let width = Int(info.width), height = Int(info.height)
+        // Re-check on the file's own IHDR: the caller's header may not be this file's.
+        try limits.check(ImageHeader(format: .png, width: width, height: height))
+        guard !(width * height).multipliedReportingOverflow(by: Image.bytesPerPixel).overflow else {
+            throw DarkroomError.tooManyPixels(width: width, height: height, limit: limits.maxPixels)
+        }
+
+        // libpng writes every row straight into the image's buffer.
+        let fileHasAlpha = info.has_alpha != 0
+        let image = try Image(width: width, height: height, hasAlpha: fileHasAlpha) { pixels in
+            try check(
+                cpng_decoder_read_rgba(decoder, pixels.baseAddress, width * Image.bytesPerPixel, pixels.count),
+                decoder)
+        }
+        // An RGBA file whose pixels are all opaque is reported opaque (the scan stops at the
+        // first translucent pixel; the buffer is shared, not copied).
+        return fileHasAlpha ? image.withAlphaScanned() : image
+    }
+
+    private static func bigEndian32(_ buffer: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int {
+        guard offset + 4 <= buffer.count else { return 0 }
+        return (0..<4).reduce(0) { $0 << 8 | Int(buffer[offset + $1]) }
+    }
+
+    /// Throws the ``DarkroomError`` for a failed CPNG call.
+    private static func check(_ status: cpng_status, _ decoder: OpaquePointer) throws {
+        guard status != CPNG_OK else { return }
+        throw PNGFailure.error(status, message: String(cString: cpng_decoder_message(decoder)), encoding: false)
+    }
+}

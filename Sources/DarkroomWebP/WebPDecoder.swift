@@ -1,0 +1,105 @@
+import CWebP
+import DarkroomCore
+
+// MARK: - WebPDecoder
+
+/// Decodes WebP (lossy, lossless, with alpha; the first frame of an animation) with libwebp,
+/// keeping all 8 bits of alpha.
+///
+/// - A still image is decoded straight into the ``Image``'s RGBA8 buffer (straight alpha).
+/// - An animated WebP yields its first frame composed on the canvas (`WebPAnimDecoder`).
+/// - Limits are checked on the caller's header and again on libwebp's own reading of the
+///   size (`WebPGetFeatures`) before any pixel memory is allocated.
+/// - `hasAlpha` is `true` only when the file has alpha *and* some pixel is translucent.
+/// - The EXIF orientation (from `header.orientation`) is applied unless
+///   `options.appliesOrientation` is `false`.
+///
+/// ```swift
+/// let header = try ImageProbe.probe(bytes)
+/// let image = try WebPDecoder().decode(bytes, header: header, options: DecodeOptions())
+/// ```
+public struct WebPDecoder: ImageDecoder {
+    public let name = "libwebp"
+
+    public init() {}
+
+    public func canDecode(_ header: ImageHeader, options: DecodeOptions) -> Bool {
+        header.format == .webp
+    }
+
+    public func decode(_ bytes: [UInt8], header: ImageHeader, options: DecodeOptions) throws -> Image {
+        try options.limits.check(byteCount: bytes.count)
+        try options.limits.check(header)
+        let stored = try bytes.withUnsafeBufferPointer { buffer in
+            try Self.decodeStoredPixels(buffer, limits: options.limits)
+        }
+        return options.appliesOrientation ? stored.applying(header.orientation) : stored
+    }
+
+    // MARK: - Still images
+
+    private static func decodeStoredPixels(_ buffer: UnsafeBufferPointer<UInt8>, limits: DecodeLimits) throws -> Image {
+        guard let base = buffer.baseAddress, !buffer.isEmpty else { throw DarkroomError.emptyInput }
+        var features = WebPBitstreamFeatures()
+        let status = WebPGetFeatures(base, buffer.count, &features)
+        guard status == VP8_STATUS_OK else { throw WebPFailure.decodeError(status, while: "reading the header") }
+        let width = Int(features.width), height = Int(features.height)
+        // Re-check on libwebp's own reading of the size: the caller's header may not be this file's.
+        try limits.check(ImageHeader(format: .webp, width: width, height: height))
+        if features.has_animation != 0 {
+            return try decodeFirstFrame(buffer, width: width, height: height)
+        }
+
+        var config = WebPDecoderConfig()
+        guard WebPInitDecoderConfig(&config) != 0 else {
+            throw DarkroomError.decodeFailed(.webp, detail: "libwebp's decoder ABI does not match its headers")
+        }
+        config.output.colorspace = MODE_RGBA  // straight (non-premultiplied) RGBA
+        config.output.is_external_memory = 1
+        let fileHasAlpha = features.has_alpha != 0
+        let image = try Image(width: width, height: height, hasAlpha: fileHasAlpha) { pixels in
+            config.output.u.RGBA.rgba = pixels.baseAddress
+            config.output.u.RGBA.stride = Int32(width * Image.bytesPerPixel)
+            config.output.u.RGBA.size = pixels.count
+            // The advanced-API form of WebPDecodeRGBAInto: the same path into our buffer, but
+            // it reports *why* a decode failed.
+            let status = WebPDecode(base, buffer.count, &config)
+            WebPFreeDecBuffer(&config.output)  // frees nothing of ours: the memory is external
+            guard status == VP8_STATUS_OK else { throw WebPFailure.decodeError(status, while: "decoding the image") }
+        }
+        return fileHasAlpha ? image.withAlphaScanned() : image
+    }
+
+    // MARK: - Animations
+
+    /// The first frame of an animation, composed on the full canvas as a viewer shows it.
+    private static func decodeFirstFrame(_ buffer: UnsafeBufferPointer<UInt8>, width: Int, height: Int) throws -> Image {
+        var data = WebPData(bytes: buffer.baseAddress, size: buffer.count)
+        var options = WebPAnimDecoderOptions()
+        guard WebPAnimDecoderOptionsInit(&options) != 0 else {
+            throw DarkroomError.decodeFailed(.webp, detail: "libwebpdemux's ABI does not match its headers")
+        }
+        options.color_mode = MODE_RGBA
+        options.use_threads = 0
+        guard let decoder = WebPAnimDecoderNew(&data, &options) else {
+            throw DarkroomError.corrupt(.webp, detail: "libwebp cannot parse the animation (truncated or malformed)")
+        }
+        defer { WebPAnimDecoderDelete(decoder) }
+        var info = WebPAnimInfo()
+        guard WebPAnimDecoderGetInfo(decoder, &info) != 0, Int(info.canvas_width) == width,
+            Int(info.canvas_height) == height
+        else {
+            throw DarkroomError.corrupt(.webp, detail: "the animation's canvas size disagrees with its header")
+        }
+        var frame: UnsafeMutablePointer<UInt8>?
+        var timestamp: Int32 = 0
+        guard WebPAnimDecoderGetNext(decoder, &frame, &timestamp) != 0, let frame else {
+            throw DarkroomError.corrupt(.webp, detail: "the first frame of the animation cannot be decoded")
+        }
+        // The canvas belongs to the animation decoder, so this one frame is copied.
+        let image = Image(width: width, height: height, hasAlpha: true) { pixels in
+            pixels.baseAddress!.update(from: frame, count: pixels.count)
+        }
+        return image.withAlphaScanned()
+    }
+}
