@@ -1,0 +1,111 @@
+import CGD
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+// MARK: - GDDiagnostics
+
+/// Keeps libgd (and libtiff, which libgd reads TIFF through) from printing to stderr,
+/// and hands what they said to the code that made the call.
+///
+/// Both libraries have a single, process-wide message handler. Darkroom installs its own
+/// once, on first use; it formats each message with `vsnprintf` and appends it to the
+/// *calling thread's* current capture, so concurrent decodes never see each other's
+/// messages. Messages emitted outside ``capturing(_:)`` are dropped.
+///
+/// ```swift
+/// let (image, messages) = GDDiagnostics.capturing { gdImageCreateFromPngPtr(size, data) }
+/// if image == nil { throw DarkroomError.decodeFailed(.png, detail: GDDiagnostics.detail(messages, fallback: "…")) }
+/// ```
+enum GDDiagnostics {
+    /// At most this many messages are kept per call (libtiff can warn once per strip).
+    static let maximumMessages = 16
+
+    /// libgd's `GD_WARNING` (syslog's `LOG_WARNING`). Notices and debug messages — which
+    /// libgd also sends on success, e.g. AVIF's "color profile is not sRGB" — are dropped.
+    private static let warningPriority: Int32 = 4
+
+    /// Runs `body` — one call into libgd — and returns its result with every message
+    /// libgd or libtiff emitted on this thread meanwhile, in order.
+    static func capturing<T>(_ body: () throws -> T) rethrows -> (result: T, messages: [String]) {
+        _ = handlersInstalled
+        let log = MessageLog()
+        let previous = pthread_getspecific(captureKey)
+        pthread_setspecific(captureKey, Unmanaged.passUnretained(log).toOpaque())
+        defer { pthread_setspecific(captureKey, previous) }
+        let result = try withExtendedLifetime(log) { try body() }
+        return (result, log.messages)
+    }
+
+    /// The messages as one error detail: duplicates removed, joined with "; ", or
+    /// `fallback` when the library said nothing.
+    static func detail(_ messages: [String], fallback: String) -> String {
+        var seen = Set<String>()
+        let unique = messages.filter { seen.insert($0).inserted }
+        guard !unique.isEmpty else { return fallback }
+        let joined = unique.joined(separator: "; ")
+        return joined.count > 400 ? String(joined.prefix(400)) + "…" : joined
+    }
+
+    // MARK: - Installing the handlers
+
+    /// Installs the handlers exactly once (Swift runs a static initialiser once, atomically).
+    private static let handlersInstalled: Void = {
+        gdSetErrorMethod { priority, format, arguments in
+            guard priority <= GDDiagnostics.warningPriority else { return }
+            GDDiagnostics.record(prefix: nil, format: format, arguments: arguments)
+        }
+        let tiffHandler: TIFFErrorHandler = { module, format, arguments in
+            GDDiagnostics.record(prefix: module, format: format, arguments: arguments)
+        }
+        _ = TIFFSetErrorHandler(tiffHandler)
+        _ = TIFFSetWarningHandler(tiffHandler)
+    }()
+
+    /// Formats one message into the current thread's log, if it has one.
+    private static func record(
+        prefix: UnsafePointer<CChar>?, format: UnsafePointer<CChar>?, arguments: CVaListPointer?
+    ) {
+        guard let format, let arguments, let raw = pthread_getspecific(captureKey) else { return }
+        let log = Unmanaged<MessageLog>.fromOpaque(raw).takeUnretainedValue()
+        guard log.messages.count < maximumMessages else { return }
+        var buffer = [CChar](repeating: 0, count: 512)
+        _ = buffer.withUnsafeMutableBufferPointer { vsnprintf($0.baseAddress, $0.count, format, arguments) }
+        var text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        text = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).joined(separator: " ")
+            .trimmingWhitespace()
+        if let prefix, prefix.pointee != 0 {
+            text = String(cString: prefix) + ": " + text
+        }
+        if !text.isEmpty { log.messages.append(text) }
+    }
+}
+
+// MARK: - Per-thread capture
+
+/// The messages of one captured call. Only ever touched by the thread that made the call.
+private final class MessageLog {
+    var messages: [String] = []
+}
+
+/// The thread-local slot holding the current ``MessageLog`` (an unretained pointer that
+/// lives for the duration of ``GDDiagnostics/capturing(_:)``).
+private let captureKey: pthread_key_t = {
+    var key = pthread_key_t()
+    let status = pthread_key_create(&key, nil)
+    precondition(status == 0, "pthread_key_create failed: \(status)")
+    return key
+}()
+
+extension String {
+    fileprivate func trimmingWhitespace() -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
+        return String(scalars[first...last])
+    }
+}

@@ -1,0 +1,69 @@
+import DarkroomCore
+
+// MARK: - TIFF through libgd
+
+/// Two things libgd 2.3.3 does with TIFF that Darkroom corrects for.
+///
+/// 1. **Alpha is premultiplied on read.** libgd reads every 2…16-bit TIFF through
+///    libtiff's `TIFFReadRGBAImage`, whose output is *associated* (premultiplied) alpha,
+///    and stores it as if it were straight. libgd's writer has the mirror bug: it tags
+///    alpha as associated but writes straight colours. The decoder un-premultiplies; the
+///    encoder premultiplies, so the file is what its tags say.
+/// 2. **Orientation is half applied on read.** `TIFFReadRGBAImage` resolves the flip part
+///    of the Orientation tag but not the transpose. ``remainingOrientation(afterLibgdRead:)``
+///    is what is still to do (measured: 1–4 → up, 5 and 7 → transpose, 6 and 8 → transverse).
+///
+/// ```swift
+/// let upright = decoded.applying(TIFFConventions.remainingOrientation(afterLibgdRead: header.orientation))
+/// ```
+enum TIFFConventions {
+    /// The orientation still to apply to libgd's TIFF output to make it upright.
+    static func remainingOrientation(afterLibgdRead stored: Orientation) -> Orientation {
+        switch stored {
+        case .up, .upMirrored, .down, .downMirrored: .up
+        case .leftMirrored, .rightMirrored: .leftMirrored
+        case .right, .left: .rightMirrored
+        }
+    }
+
+    /// Straight colours from premultiplied ones: `c · 255 / a`, rounded, capped at 255.
+    static func unpremultiplied(_ image: Image) -> Image {
+        guard image.hasAlpha else { return image }
+        return map(image) { c, a in a == 0 ? 0 : min(255, (c * 255 + a / 2) / a) }
+    }
+
+    /// Premultiplied colours from straight ones: `c · a / 255`, rounded.
+    static func premultiplied(_ image: Image) -> Image {
+        guard image.hasAlpha else { return image }
+        return map(image) { c, a in (c * a + 127) / 255 }
+    }
+
+    private static func map(_ image: Image, _ channel: (Int, Int) -> Int) -> Image {
+        image.pixels.withUnsafeBufferPointer { src in
+            Image(width: image.width, height: image.height, hasAlpha: true) { dst in
+                var i = 0
+                while i < src.count {
+                    let a = Int(src[i + 3])
+                    dst[i] = UInt8(channel(Int(src[i]), a))
+                    dst[i + 1] = UInt8(channel(Int(src[i + 1]), a))
+                    dst[i + 2] = UInt8(channel(Int(src[i + 2]), a))
+                    dst[i + 3] = UInt8(a)
+                    i += 4
+                }
+            }
+        }
+    }
+}
+
+// MARK: - Undoing an orientation
+
+extension Orientation {
+    /// The orientation that undoes this one (`o.inverse` applied after `o` is `.up`).
+    var inverse: Orientation {
+        switch self {
+        case .right: .left
+        case .left: .right
+        default: self  // flips, transpose and transverse are their own inverses
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import DarkroomCore
+import DarkroomGD
+import DarkroomTestSupport
+import Foundation
+import Testing
+
+@Suite("bad input gets a specific DarkroomError from the libgd decoder, quickly and silently")
+struct BadInputTests {
+    let decoder = GDDecoder()
+
+    /// Decodes with a header saying `format`, as if the probe had been fooled.
+    private func decode(_ bytes: [UInt8], as format: ImageFormat) throws -> Image {
+        try decoder.decode(bytes, header: ImageHeader(format: format, width: 64, height: 48), options: DecodeOptions())
+    }
+
+    @Test("empty input")
+    func empty() {
+        #expect(throws: DarkroomError.emptyInput) { try decoder.decode(Fixtures.bytes("empty.jpg")) }
+        #expect(throws: DarkroomError.emptyInput) { try decode([], as: .jpeg) }
+    }
+
+    @Test("a JPEG cut in half is truncated, not half grey")
+    func truncatedJPEG() {
+        let error = #expect(throws: DarkroomError.self) { try decoder.decode(Fixtures.bytes("truncated.jpg")) }
+        guard case .truncated(.jpeg, let detail)? = error else {
+            Issue.record("expected .truncated(.jpeg, …), got \(String(describing: error))")
+            return
+        }
+        #expect(detail.contains("Premature end of JPEG file"))
+    }
+
+    @Test("HTML and random bytes are not images", arguments: ["html.jpg", "scrambled.jpg"])
+    func notImages(_ name: String) {
+        let probed = #expect(throws: DarkroomError.self) { try decoder.decode(Fixtures.bytes(name)) }
+        guard case .unrecognizedFormat? = probed else {
+            Issue.record("expected .unrecognizedFormat, got \(String(describing: probed))")
+            return
+        }
+        // Even past a fooled probe, libgd's refusal comes back with libjpeg's words.
+        let forced = #expect(throws: DarkroomError.self) { try decode(Fixtures.bytes(name), as: .jpeg) }
+        guard case .decodeFailed(.jpeg, let detail)? = forced else {
+            Issue.record("expected .decodeFailed(.jpeg, …), got \(String(describing: forced))")
+            return
+        }
+        #expect(detail.contains("Not a JPEG file"))
+    }
+
+    @Test("decompression bombs are refused from the header in milliseconds", arguments: [
+        ("bomb-40000.png", 40000), ("bomb-65535.gif", 65535),
+    ])
+    func bombs(_ name: String, _ side: Int) throws {
+        let bytes = Fixtures.bytes(name)
+        let elapsed = ContinuousClock().measure {
+            #expect(throws: DarkroomError.tooManyPixels(width: side, height: side, limit: DecodeLimits.defaultMaxPixels)) {
+                try decoder.decode(bytes)
+            }
+        }
+        #expect(elapsed < .milliseconds(50))
+    }
+
+    @Test("limits passed in the options are honoured")
+    func customLimits() {
+        let bytes = Fixtures.bytes("gradient.jpg")
+        let fewPixels = DecodeOptions(limits: DecodeLimits(maxPixels: 1000))
+        #expect(throws: DarkroomError.tooManyPixels(width: 64, height: 48, limit: 1000)) {
+            try decoder.decode(bytes, options: fewPixels)
+        }
+        let fewBytes = DecodeOptions(limits: DecodeLimits(maxInputBytes: 100))
+        #expect(throws: DarkroomError.inputTooLarge(byteCount: bytes.count, limit: 100)) {
+            try decoder.decode(bytes, header: ImageProbe.probe(bytes), options: fewBytes)
+        }
+    }
+
+    @Test("a GIF cut short is truncated, not padded with colour 0")
+    func truncatedGIF() {
+        let bytes = Fixtures.bytes("blocks.gif")
+        let detail = "the data ends after \(bytes.count / 2) bytes, in the first frame's image data"
+        #expect(throws: DarkroomError.truncated(.gif, detail: detail)) {
+            try decoder.decode(Array(bytes.prefix(bytes.count / 2)))
+        }
+    }
+
+    @Test("a PNG cut short or with a damaged IDAT is refused before libpng sees it")
+    func damagedPNG() throws {
+        let bytes = Fixtures.bytes("gradient-rgba.png")
+        let cut = #expect(throws: DarkroomError.self) { try decoder.decode(Array(bytes.prefix(bytes.count - 30))) }
+        guard case .truncated(.png, _)? = cut else {
+            Issue.record("expected .truncated(.png, …), got \(String(describing: cut))")
+            return
+        }
+        var flipped = bytes
+        let idat = try #require(PNGChunks.offset(of: "IDAT", in: bytes))
+        flipped[idat + 20] ^= 0xFF
+        #expect(throws: DarkroomError.corrupt(.png, detail: "CRC mismatch in the IDAT chunk at offset \(idat)")) {
+            try decoder.decode(flipped)
+        }
+    }
+
+    @Test("every format cut in half throws a DarkroomError", arguments: [
+        "gradient.tiff", "gradient-lossy.webp", "gradient-lossless.webp", "gradient.avif", "gradient.heic",
+        "gradient-rgba.tga", "gradient.bmp", "gradient-progressive.jpg",
+    ])
+    func halves(_ name: String) {
+        let bytes = Fixtures.bytes(name)
+        #expect(throws: DarkroomError.self) { try decoder.decode(Array(bytes.prefix(bytes.count / 2))) }
+    }
+
+    @Test("libgd, libpng, libtiff and libjpeg print nothing to stderr")
+    func silence() throws {
+        let inputs: [(String, ImageFormat)] = [
+            ("truncated.jpg", .jpeg), ("html.jpg", .jpeg), ("scrambled.jpg", .jpeg), ("gradient.tiff", .tiff),
+            ("blocks.gif", .gif), ("gradient-rgba.png", .png), ("gradient-lossy.webp", .webp),
+            ("gradient.avif", .avif), ("gradient.heic", .heif), ("gradient-rgba.tga", .tga), ("gradient.bmp", .bmp),
+        ]
+        var decodedDespiteWarnings: [Image] = []
+        let printed = try StandardErrorCapture.libraryOutput {
+            for (name, format) in inputs {
+                let bytes = Fixtures.bytes(name)
+                var scribbled = bytes
+                for i in bytes.count / 3..<min(bytes.count, bytes.count / 3 + 40) { scribbled[i] ^= 0x5A }
+                _ = try? decode(Array(bytes.prefix(bytes.count / 2)), as: format)
+                _ = try? decode(scribbled, as: format)
+            }
+            // Ancillary-chunk damage libpng would warn about: the pixels still decode.
+            for damaged in PNGChunks.withWarnings(Fixtures.bytes("gradient-rgb.png")) {
+                decodedDespiteWarnings.append(try decoder.decode(damaged))
+            }
+        }
+        #expect(printed == [])
+        #expect(decodedDespiteWarnings == Array(repeating: Pattern.gradient(), count: 6))
+    }
+
+    @Test("concurrent decodes keep their own libgd messages")
+    func messagesStayOnTheirThread() {
+        let good = Fixtures.bytes("gradient.jpg"), bad = Fixtures.bytes("truncated.jpg")
+        let outcomes = Outcomes()
+        DispatchQueue.concurrentPerform(iterations: 16) { i in
+            let failed = (try? decoder.decode(i.isMultiple(of: 2) ? good : bad)) == nil
+            outcomes.record(i, failed: failed)
+        }
+        #expect(outcomes.all == (0..<16).map { !$0.isMultiple(of: 2) })
+    }
+}
+
+/// Collects results from concurrent work. `@unchecked Sendable`: every access holds `lock`.
+private final class Outcomes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results = [Bool](repeating: false, count: 16)
+    func record(_ i: Int, failed: Bool) { lock.withLock { results[i] = failed } }
+    var all: [Bool] { lock.withLock { results } }
+}
