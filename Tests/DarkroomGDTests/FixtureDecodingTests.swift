@@ -42,10 +42,9 @@ let fixtureCases: [FixtureCase] = [
     .sevenBitAlpha("gradient-lossless.webp") { Pattern.gradient(alpha: true) },
     .exact("gradient.tiff") { Pattern.gradient() },
     .exact("gradient.bmp") { Pattern.gradient() },
-    // ImageMagick wrote these rows top-first but left the header's origin bit at
-    // "bottom-left"; libgd follows the TGA spec, so the picture is upside down.
-    .exact("gradient.tga") { Pattern.gradient().applying(.downMirrored) },
-    .sevenBitAlpha("gradient-rgba.tga") { Pattern.gradient(alpha: true).applying(.downMirrored) },
+    // Stored top-first with the descriptor's top-left origin bit set.
+    .exact("gradient.tga") { Pattern.gradient() },
+    .sevenBitAlpha("gradient-rgba.tga") { Pattern.gradient(alpha: true) },
     // Quality 95, 4:4:4 (measured ≈ 0.34).
     .lossy("gradient.jpg", meanError: 1),
     .lossy("gradient-progressive.jpg", meanError: 1),

@@ -138,6 +138,12 @@ def main():
     with_pam(g[..., :3], "BMP3:gradient.bmp", "-type", "TrueColor")
     with_pam(g[..., :3], "gradient.tga")
     with_pam(ga, "gradient-rgba.tga")
+    for name in ("gradient.tga", "gradient-rgba.tga"):
+        # ImageMagick 6 stores the rows top-first but leaves the descriptor's origin bit at
+        # bottom-left; set the top-left bit (0x20) so the header matches the data.
+        data = bytearray(open(name, "rb").read())
+        data[17] |= 0x20
+        open(name, "wb").write(bytes(data))
 
     # Lossy.
     with_pam(g[..., :3], "gradient.jpg", "-quality", "95", "-sampling-factor", "1x1")
