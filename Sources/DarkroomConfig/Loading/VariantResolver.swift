@@ -13,7 +13,6 @@ struct VariantResolver {
     private(set) var resolved: [String: ResolvedVariant] = [:]
     private(set) var failed: Set<String> = []
     private(set) var diagnostics: [Diagnostic] = []
-    private var reportedCycles: Set<Set<String>> = []
 
     init(definitions: [String: VariantDefinition]) {
         self.definitions = definitions
@@ -80,8 +79,9 @@ struct VariantResolver {
 
     // MARK: - Cycles
 
+    /// Reports a cycle once: its members are marked failed right after, so no later walk
+    /// reaches it again.
     private mutating func reportCycle(_ members: [String]) {
-        guard reportedCycles.insert(Set(members)).inserted else { return }
         let first = members.indices.min { members[$0] < members[$1] }!
         let rotated = Array(members[first...] + members[..<first])
         let text = (rotated + [rotated[0]]).joined(separator: " → ")

@@ -35,7 +35,7 @@ struct FilterEntryParser {
                 return nil
             }
             let arguments = spec.arguments.map { RawArgument(name: $0.name, input: $0.value, location: node.location) }
-            return build(spec.name, arguments, at: node.location, diagnostics: &diagnostics)
+            return build(spec.name, arguments, mistyped: [], at: node.location, diagnostics: &diagnostics)
         case let .table(members):
             guard let nameNode = members["filter"] else {
                 diagnostics.append(.error(
@@ -49,19 +49,19 @@ struct FilterEntryParser {
                 return nil
             }
             var arguments: [RawArgument] = []
-            var typesOK = true
+            var mistyped: Set<String> = []
             for (key, member) in node.orderedMembers where key != "filter" {
                 guard let input = Self.input(member.value) else {
                     diagnostics.append(.error(
                         at: member.location,
                         "\(name) argument '\(key)' must be a number, a boolean or a string, not \(member.value.kindDescription)"))
-                    typesOK = false
+                    mistyped.insert(key)
                     continue
                 }
                 arguments.append(RawArgument(name: key, input: input, location: member.location))
             }
-            let filter = build(name, arguments, at: node.location, diagnostics: &diagnostics)
-            return typesOK ? filter : nil
+            let filter = build(name, arguments, mistyped: mistyped, at: node.location, diagnostics: &diagnostics)
+            return mistyped.isEmpty ? filter : nil
         default:
             diagnostics.append(.error(
                 at: node.location,
@@ -73,8 +73,11 @@ struct FilterEntryParser {
 
     // MARK: - Building
 
+    /// Validates every argument on its own (so each bad one is reported at its line), then the
+    /// missing ones (except those already reported as `mistyped`), then builds the filter.
     private func build(
-        _ name: String, _ arguments: [RawArgument], at location: SourceLocation, diagnostics: inout [Diagnostic]
+        _ name: String, _ arguments: [RawArgument], mistyped: Set<String>, at location: SourceLocation,
+        diagnostics: inout [Diagnostic]
     ) -> (any ImageFilter)? {
         guard let schema = catalogue[name] else {
             let known = catalogue.keys.sorted()
@@ -97,12 +100,13 @@ struct FilterEntryParser {
                 ok = false
             }
         }
-        for declared in schema.arguments where declared.isRequired && !arguments.contains(where: { $0.name == declared.name }) {
+        let given = Set(arguments.map(\.name)).union(mistyped)
+        for declared in schema.arguments where declared.isRequired && !given.contains(declared.name) {
             diagnostics.append(.error(
                 at: location, "filter '\(name)' is missing its required argument '\(declared.name)' (\(declared.expectation))"))
             ok = false
         }
-        guard ok else { return nil }
+        guard ok, mistyped.isEmpty else { return nil }
         do {
             return try schema.makeFilter(arguments.map { ($0.name, $0.input) })
         } catch {
