@@ -22,6 +22,11 @@ struct DiagnosticTests {
         #expect(configuration.files == ["10-ok.toml", "20-bad.toml"])
     }
 
+    @Test("a NUL byte, which would cut the text short for the TOML parser, is an error at its line")
+    func nulByte() {
+        #expect(errors("[variants.a]\nfilters = []\u{0}\n[variants.b]\n") == ["20-x.toml:2: file contains a NUL byte"])
+    }
+
     @Test("an unknown filter names the nearest known one")
     func unknownFilter() {
         #expect(errors("[variants.a]\nfilters = [\n  \"invert\",\n  { filter = \"grayscal\" },\n]\n")

@@ -15,6 +15,11 @@ import TOMLKit
 /// ```
 enum TOMLDocumentReader {
     static func read(_ text: String, file: String) -> Result<ConfigNode, DiagnosticError> {
+        // TOMLKit hands the text to C as a C string: a NUL would silently end the file early.
+        if let nul = text.utf8.firstIndex(of: 0) {
+            let line = text.utf8[..<nul].count(where: { $0 == UInt8(ascii: "\n") }) + 1
+            return .failure(DiagnosticError(.error(at: SourceLocation(file: file, line: line), "file contains a NUL byte")))
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
