@@ -1,0 +1,178 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import DarkroomCore
+
+// MARK: - ConfigLoader
+
+/// Reads a `filters.d/` directory (conf.d style) into a ``Configuration``.
+///
+/// ## Files
+/// Every `*.toml` file directly in the directory is read, in byte-wise order of its name
+/// (`10-base.toml` before `20-avatars.toml`); other files, subdirectories and hidden files
+/// (names starting with `.`) are ignored. A missing directory is an error diagnostic; an empty
+/// one is a valid, empty configuration.
+///
+/// ## Format
+/// ```toml
+/// # filters.d/20-avatars.toml
+/// [variants.avatar]
+/// description = "128 px round avatar"          # optional
+/// filters = [
+///   { filter = "aspect-fill", width = 128, height = 128 },
+///   "circle",                                  # or a spec string: "blur(sigma=2)"
+/// ]
+/// format = "png"   # optional: format, quality, progressive, compression, lossless, speed
+///
+/// [variants.avatar-small]
+/// base = "avatar"  # avatar's chain, then these filters; encoder settings inherited unless set
+/// filters = [ { filter = "scale", width = 64, height = 64 } ]
+///
+/// [[variants.sepia.filters]]                   # the table-array form works too
+/// filter = "grayscale"
+/// ```
+/// - `filters`: an array whose elements are tables with a `filter` key (the other keys are the
+///   filter's arguments) or spec strings in identifier syntax. Arguments are validated against
+///   the filter's ``FilterSchema``.
+/// - `format`: `jpeg`, `png`, `gif`, `webp`, `avif`, `heif`, `tiff`, `bmp`, `tga` (or an
+///   alias such as `jpg`), or `auto`. Without a format (or with `auto`) the output has the
+///   source's format, chosen at render time (``VariantEncoding``).
+/// - `quality` 1…100, `progressive` (JPEG), `compression` 0…9 (PNG), `lossless` (WebP),
+///   `speed` 0…10 (AVIF). A setting that does not apply to an explicit format is a warning.
+/// - `base`: another variant, in any file. The base's flattened chain comes first; unset
+///   encoder settings are inherited; `description` is not. Bases resolve after all files are read.
+/// - A later file's `[variants.X]` replaces an earlier `X` entirely (not an error; the earlier
+///   locations are in ``ResolvedVariant/overrides``).
+/// - `[caches.NAME]` and `[sources.NAME]` are reserved for the cache and source components and
+///   kept as ``ConfigNode`` trees; any other top-level key is an error.
+///
+/// ## Errors
+/// Loading never stops at the first problem: every ``Diagnostic`` has the file and line of the
+/// offending element. A variant with errors is left out; the others still resolve.
+///
+/// ```swift
+/// let configuration = ConfigLoader.load(directory: "filters.d", filters: catalogue)
+/// for diagnostic in configuration.diagnostics { print(diagnostic) }
+/// ```
+public enum ConfigLoader {
+    // MARK: - Directory
+
+    /// Reads every `*.toml` file of `directory` in byte-wise name order.
+    /// - Parameter filters: the filter catalogue, by name (the registry's schemas).
+    public static func load(directory: String, filters: [String: FilterSchema]) -> Configuration {
+        let manager = FileManager.default
+        var isDirectory = false
+        guard manager.fileExists(atPath: directory, isDirectory: &isDirectory) else {
+            return failure(.error(at: .wholeFile(directory), "configuration directory does not exist"))
+        }
+        guard isDirectory else {
+            return failure(.error(at: .wholeFile(directory), "configuration path is not a directory"))
+        }
+        let names: [String]
+        do {
+            names = try manager.contentsOfDirectory(atPath: directory)
+        } catch {
+            return failure(.error(at: .wholeFile(directory), "cannot list the configuration directory: \(error)"))
+        }
+        let base = directory.hasSuffix("/") ? directory : directory + "/"
+        let files = names
+            .filter { $0.hasSuffix(".toml") && !$0.hasPrefix(".") }
+            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            .map { base + $0 }
+            .filter { path in
+                var isDirectory = false
+                return manager.fileExists(atPath: path, isDirectory: &isDirectory) ? !isDirectory : true
+            }
+        return load(files: files, filters: filters)
+    }
+
+    // MARK: - Files
+
+    /// Reads `files` in the order given (a file that cannot be read is a diagnostic).
+    public static func load(files: [String], filters: [String: FilterSchema]) -> Configuration {
+        var sources: [ConfigSource] = []
+        var diagnostics: [Diagnostic] = []
+        for path in files {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                diagnostics.append(.error(at: .wholeFile(path), "cannot read file"))
+                continue
+            }
+            guard let text = String(validating: data, as: UTF8.self) else {
+                diagnostics.append(.error(at: .wholeFile(path), "file is not valid UTF-8"))
+                continue
+            }
+            sources.append(ConfigSource(name: path, text: text))
+        }
+        return load(sources: sources, filters: filters, preceding: diagnostics)
+    }
+
+    // MARK: - Texts
+
+    /// Reads in-memory texts in the order given; `name` is the file name used in diagnostics.
+    public static func load(sources: [ConfigSource], filters: [String: FilterSchema]) -> Configuration {
+        load(sources: sources, filters: filters, preceding: [])
+    }
+
+    /// Reads `(name, text)` pairs in the order given.
+    ///
+    /// ```swift
+    /// let configuration = ConfigLoader.load(
+    ///     sources: [("10-a.toml", "[variants.bw]\nfilters = [\"grayscale\"]\n")], filters: catalogue)
+    /// ```
+    public static func load(sources: [(name: String, text: String)], filters: [String: FilterSchema]) -> Configuration {
+        load(sources: sources.map { ConfigSource(name: $0.name, text: $0.text) }, filters: filters, preceding: [])
+    }
+
+    private static func load(
+        sources: [ConfigSource], filters: [String: FilterSchema], preceding: [Diagnostic]
+    ) -> Configuration {
+        var merger = ConfigMerger(catalogue: filters)
+        var diagnostics = preceding
+        for source in sources {
+            switch TOMLDocumentReader.read(source.text, file: source.name) {
+            case let .success(root): merger.add(root)
+            case let .failure(error): diagnostics.append(error.diagnostic)
+            }
+        }
+        var resolver = VariantResolver(definitions: merger.definitions)
+        resolver.resolveAll()
+        diagnostics += merger.diagnostics + resolver.diagnostics
+        let order = Dictionary(sources.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        return Configuration(
+            variants: Array(resolver.resolved.values),
+            diagnostics: sortedByPlace(diagnostics, fileOrder: order),
+            files: sources.map(\.name),
+            unresolvedVariants: merger.definitions.keys.filter { resolver.resolved[$0] == nil }.sorted(),
+            reservedSections: merger.reserved)
+    }
+
+    // MARK: - Helpers
+
+    private static func failure(_ diagnostic: Diagnostic) -> Configuration {
+        Configuration(variants: [], diagnostics: [diagnostic], files: [])
+    }
+
+    /// Files in reading order (unread ones first), then line, then column; stable otherwise.
+    private static func sortedByPlace(_ diagnostics: [Diagnostic], fileOrder: [String: Int]) -> [Diagnostic] {
+        diagnostics.enumerated().sorted { a, b in
+            let ka = (fileOrder[a.element.file] ?? -1, a.element.line, a.element.column ?? 0, a.offset)
+            let kb = (fileOrder[b.element.file] ?? -1, b.element.line, b.element.column ?? 0, b.offset)
+            return ka < kb
+        }.map(\.element)
+    }
+}
+
+// MARK: - ConfigSource
+
+/// One configuration text and the name it is reported under.
+public struct ConfigSource: Sendable, Hashable {
+    public var name: String
+    public var text: String
+
+    public init(name: String, text: String) {
+        self.name = name
+        self.text = text
+    }
+}

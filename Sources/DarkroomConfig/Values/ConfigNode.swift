@@ -1,0 +1,96 @@
+// MARK: - ConfigNode
+
+/// A value read from a configuration file together with where it was written: a `Sendable`
+/// copy of the TOML tree that outlives the parser, so later code (caches, sources) can read its
+/// own sections and still report `file:line` for its own errors.
+///
+/// ```swift
+/// if let memory = configuration.caches["memory"], let limit = memory["limit-mb"] {
+///     guard let megabytes = limit.integer else {
+///         throw MyError("\(limit.location): 'limit-mb' must be an integer")
+///     }
+/// }
+/// ```
+public struct ConfigNode: Sendable, Hashable {
+    public var value: ConfigValue
+    /// Where the value (for a table: its header or first mention; for an array element: the
+    /// element itself) was written.
+    public var location: SourceLocation
+
+    public init(_ value: ConfigValue, at location: SourceLocation) {
+        self.value = value
+        self.location = location
+    }
+
+    // MARK: - Reading
+
+    public var string: String? {
+        if case let .string(v) = value { return v }
+        return nil
+    }
+
+    public var integer: Int? {
+        if case let .integer(v) = value { return v }
+        return nil
+    }
+
+    /// The number, for both floats and integers.
+    public var number: Double? {
+        switch value {
+        case let .float(v): return v
+        case let .integer(v): return Double(v)
+        default: return nil
+        }
+    }
+
+    public var boolean: Bool? {
+        if case let .boolean(v) = value { return v }
+        return nil
+    }
+
+    public var array: [ConfigNode]? {
+        if case let .array(v) = value { return v }
+        return nil
+    }
+
+    public var table: [String: ConfigNode]? {
+        if case let .table(v) = value { return v }
+        return nil
+    }
+
+    /// The member `key` of a table, or `nil` (also when this is not a table).
+    public subscript(key: String) -> ConfigNode? { table?[key] }
+
+    /// The members of a table in the order they were written (by location), or `[]`.
+    public var orderedMembers: [(key: String, node: ConfigNode)] {
+        (table ?? [:]).map { (key: $0.key, node: $0.value) }
+            .sorted { ($0.node.location, $0.key) < ($1.node.location, $1.key) }
+    }
+}
+
+// MARK: - ConfigValue
+
+/// The TOML value kinds. Dates and times are kept as the text TOML prints for them.
+public enum ConfigValue: Sendable, Hashable {
+    case string(String)
+    case integer(Int)
+    case float(Double)
+    case boolean(Bool)
+    /// A TOML date, time or date-time, as text (`1979-05-27T07:32:00Z`).
+    case dateTime(String)
+    case array([ConfigNode])
+    case table([String: ConfigNode])
+
+    /// The kind's name for messages: "a string", "an integer", "a table", …
+    public var kindDescription: String {
+        switch self {
+        case .string: "a string"
+        case .integer: "an integer"
+        case .float: "a number"
+        case .boolean: "a boolean"
+        case .dateTime: "a date"
+        case .array: "an array"
+        case .table: "a table"
+        }
+    }
+}
