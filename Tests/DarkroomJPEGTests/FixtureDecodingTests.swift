@@ -51,6 +51,23 @@ struct FixtureDecodingTests {
     }
 }
 
+// MARK: - Tuning
+
+@Suite("Fast chroma upsampling stays close to the default decode")
+struct TuningTests {
+    @Test("4:2:0 photo decoded with fast upsampling stays above 45 dB PSNR against fancy upsampling")
+    func fastUpsampling() throws {
+        let bytes = try JPEGTesting.encode(Pattern.photo(width: 256, height: 192), quality: 80)
+        #expect(JPEGTesting.lumaSampling(bytes)! == (2, 2))
+        let fancy = try JPEGTesting.decode(bytes: bytes)
+        let fast = try JPEGTesting.decode(bytes: bytes, decoder: JPEGDecoder(tuning: .init(fastUpsampling: true)))
+        #expect(fast.size == fancy.size)
+        #expect(fast != fancy)
+        let psnr = ImageComparison.psnr(fast, fancy)
+        #expect(psnr > 45, "\(psnr) dB")
+    }
+}
+
 // MARK: - EXIF orientation
 
 @Suite("EXIF orientation turns every JPEG fixture upright unless told not to")
