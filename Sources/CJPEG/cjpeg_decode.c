@@ -240,7 +240,7 @@ cjpeg_status cjpeg_decoder_read_rgba(cjpeg_decoder *decoder, uint8_t *pixels, si
         jpeg_start_decompress(cinfo);
         read_all_scanlines(decoder, pixels, stride);
     }
-    // No jpeg_finish_decompress: every pixel is read, and a file whose only flaw is a
-    // missing EOI marker is still a whole image. cjpeg_decoder_destroy releases the rest.
+    // No jpeg_finish_decompress: every pixel has been read and nothing after the last scan
+    // changes them. cjpeg_decoder_destroy releases the rest.
     return CJPEG_OK;
 }

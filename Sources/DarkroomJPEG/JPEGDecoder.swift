@@ -10,9 +10,8 @@ import DarkroomCore
 /// - Pixels are written by libjpeg-turbo straight into the ``Image`` buffer as RGBA.
 /// - Greyscale becomes RGB; CMYK/YCCK (Adobe-inverted when the file has an Adobe marker)
 ///   is converted to RGB without colour management.
-/// - Truncated or corrupt data throws (libjpeg's "corrupt data" warnings count as errors).
-///   Tolerated, because every pixel is intact: extraneous bytes between markers, and a
-///   baseline file missing only its final EOI marker.
+/// - Truncated or corrupt data throws (libjpeg's "corrupt data" warnings count as errors);
+///   extraneous bytes between markers are tolerated because the pixels are intact.
 /// - Progressive files with more than 500 scans are refused (a known CPU-exhaustion trick).
 /// - EXIF orientation is applied unless `options.appliesOrientation` is `false`.
 ///
