@@ -1,0 +1,79 @@
+import CJPEG
+import DarkroomCore
+
+// MARK: - JPEGDecoder
+
+/// Decodes JPEG with libjpeg-turbo, shrinking on load: with a `sizeHint` it decodes at the
+/// smallest DCT scale (1/8, 1/4, 1/2 or 1) whose upright output still covers the hint,
+/// which is several times faster than decoding full size and resizing.
+///
+/// - Pixels are written by libjpeg-turbo straight into the ``Image`` buffer as RGBA.
+/// - Greyscale becomes RGB; CMYK/YCCK (Adobe-inverted when the file has an Adobe marker)
+///   is converted to RGB without colour management.
+/// - Truncated or corrupt data throws (libjpeg's "corrupt data" warnings count as errors);
+///   extraneous bytes between markers are tolerated because the pixels are intact.
+/// - Progressive files with more than 500 scans are refused (a known CPU-exhaustion trick).
+/// - EXIF orientation is applied unless `options.appliesOrientation` is `false`.
+///
+/// ```swift
+/// let header = try ImageProbe.probe(bytes)
+/// let thumbnailSource = try JPEGDecoder().decode(
+///     bytes, header: header, options: DecodeOptions(sizeHint: PixelSize(width: 256, height: 256)))
+/// ```
+public struct JPEGDecoder: ImageDecoder {
+    /// How much quality the decoder may trade for speed.
+    public var tuning: Tuning
+
+    public init(tuning: Tuning = .default) {
+        self.tuning = tuning
+    }
+
+    public var name: String { "libjpeg-turbo" }
+
+    public func canDecode(_ header: ImageHeader, options: DecodeOptions) -> Bool {
+        header.format == .jpeg
+    }
+
+    public func decode(_ bytes: [UInt8], header: ImageHeader, options: DecodeOptions) throws -> Image {
+        try options.limits.check(byteCount: bytes.count)
+        try options.limits.check(header)
+        let stored = try bytes.withUnsafeBufferPointer { buffer in
+            try decodeStored(buffer, orientation: header.orientation, options: options)
+        }
+        return options.appliesOrientation ? stored.applying(header.orientation) : stored
+    }
+
+    // MARK: - Decoding
+
+    /// Decodes the stored (not yet oriented) pixels at the chosen scale.
+    private func decodeStored(
+        _ buffer: UnsafeBufferPointer<UInt8>, orientation: Orientation, options: DecodeOptions
+    ) throws -> Image {
+        guard let base = buffer.baseAddress, let decoder = cjpeg_decoder_create(base, buffer.count) else {
+            throw DarkroomError.decodeFailed(.jpeg, detail: "out of memory creating the decoder")
+        }
+        defer { cjpeg_decoder_destroy(decoder) }
+
+        var info = cjpeg_info()
+        try LibJPEGStatus.check(cjpeg_decoder_read_header(decoder, &info), decoder)
+        // The frame libjpeg will decode is the one that must pass the limits.
+        let frame = ImageHeader(
+            format: .jpeg, width: Int(info.width), height: Int(info.height), orientation: orientation,
+            hasAlpha: false, isProgressive: info.progressive != 0)
+        try options.limits.check(frame)
+
+        let denominator = Self.scaleDenominator(for: frame, sizeHint: options.sizeHint)
+        var width: UInt32 = 0
+        var height: UInt32 = 0
+        try LibJPEGStatus.check(
+            cjpeg_decoder_set_scale(decoder, Int32(denominator), tuning.cOptions, &width, &height), decoder)
+        guard width > 0, height > 0 else {
+            throw DarkroomError.invalidDimensions(.jpeg, width: Int(width), height: Int(height))
+        }
+        let bytesPerRow = Int(width) * Image.bytesPerPixel
+        return try Image(width: Int(width), height: Int(height), hasAlpha: false) { pixels in
+            try LibJPEGStatus.check(
+                cjpeg_decoder_read_rgba(decoder, pixels.baseAddress, bytesPerRow, pixels.count), decoder)
+        }
+    }
+}
