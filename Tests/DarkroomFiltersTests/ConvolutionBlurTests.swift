@@ -39,6 +39,18 @@ struct ConvolutionBlurMathTests {
         #expect(try BlurFilter(sigma: sigma).apply(to: translucent) == translucent)
     }
 
+    @Test("one-pixel-wide and one-pixel-tall images blur along their length only",
+          arguments: [0.5, 4, 30])
+    func thin(sigma: Double) throws {
+        let single = makeImage(1, 1, [10, 200, 30, 90])
+        #expect(try BlurFilter(sigma: sigma).apply(to: single) == single)
+        let row = greyImage(7, 1, [0, 0, 0, 255, 0, 0, 0])
+        let column = greyImage(1, 7, [0, 0, 0, 255, 0, 0, 0])
+        let blurredRow = try BlurFilter(sigma: sigma).apply(to: row)
+        #expect(try BlurFilter(sigma: sigma).apply(to: column).pixels == blurredRow.pixels)
+        #expect(blurredRow.pixel(x: 3, y: 0).r < 255 && blurredRow.pixel(x: 2, y: 0) == blurredRow.pixel(x: 4, y: 0))
+    }
+
     /// 8-bit output cannot hold the faint far tails: rounding them loses mass even for an exact
     /// Gaussian (measured with a Double-precision Gaussian on this blob: 0.10% at σ = 3, 0.37% at
     /// σ = 8), so each σ gets that loss plus 0.1 percentage points.
