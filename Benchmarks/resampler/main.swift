@@ -40,8 +40,18 @@ let cases: [(String, Int, Int, Int, Int)] = [
     ("5120x2880 -> 512x288", 5120, 2880, 512, 288),
     ("1280x800 -> 2560x1600 (2x up)", 1280, 800, 2560, 1600),
 ]
-let kernels: [ResamplingKernel] = CommandLine.arguments.count > 1
-    ? CommandLine.arguments.dropFirst().compactMap(ResamplingKernel.init(rawValue:)) : [.lanczos3, .bilinear]
+var arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "alpha" { benchmarkAlphaConversions(width: 2560, height: 1600); exit(0) }
+if arguments.first == "passes" {
+    for (_, sw, sh, dw, dh) in cases {
+        for kernel in [ResamplingKernel.lanczos3, .bilinear] {
+            benchmarkPasses(sourceWidth: sw, sourceHeight: sh, width: dw, height: dh, kernel: kernel)
+        }
+    }
+    exit(0)
+}
+let kernels: [ResamplingKernel] = arguments.isEmpty
+    ? [.lanczos3, .bilinear] : arguments.compactMap(ResamplingKernel.init(rawValue:))
 
 print("case | kernel | alpha | ms | input Mpx/s | output Mpx/s")
 for (name, sw, sh, dw, dh) in cases {

@@ -39,43 +39,12 @@ public enum Resampler {
         }
         if size == image.size { return image }
 
-        let plan = ResamplingPlan(source: image.size, destination: size, kernel: kernel)
-        return image.hasAlpha ? resizePremultiplied(image, plan: plan) : resizeOpaque(image, plan: plan)
-    }
-
-    // MARK: - Opaque images
-
-    /// Filters the bytes directly: every channel, alpha included (it is 255 everywhere,
-    /// and weights summing to exactly one keep it 255).
-    private static func resizeOpaque(_ image: Image, plan: ResamplingPlan) -> Image {
-        image.pixels.withUnsafeBufferPointer { source in
-            Image(width: plan.destinationSize.width, height: plan.destinationSize.height, hasAlpha: false) { output in
-                plan.run(source: source.baseAddress!, destination: output.baseAddress!, lower: 0, upper: 255)
+        let plan = ResamplingPlan(
+            source: image.size, destination: size, kernel: kernel, premultiplies: image.hasAlpha)
+        return image.pixels.withUnsafeBufferPointer { source in
+            Image(width: size.width, height: size.height, hasAlpha: image.hasAlpha) { output in
+                plan.run(source: source.baseAddress!, destination: output.baseAddress!)
             }
-        }
-    }
-
-    // MARK: - Images with alpha
-
-    /// Premultiplies into `Int16`, filters, and un-premultiplies into the output bytes.
-    private static func resizePremultiplied(_ image: Image, plan: ResamplingPlan) -> Image {
-        let sourceCount = image.width * image.height
-        let outputCount = plan.destinationSize.width * plan.destinationSize.height
-        let premultiplied = UnsafeMutablePointer<Int16>.allocate(capacity: sourceCount * 4)
-        defer { premultiplied.deallocate() }
-        let filtered = UnsafeMutablePointer<Int16>.allocate(capacity: outputCount * 4)
-        defer { filtered.deallocate() }
-
-        image.pixels.withUnsafeBufferPointer { source in
-            premultiplyForResampling(source.baseAddress!, into: premultiplied, pixelCount: sourceCount)
-        }
-        // Premultiplied colours are clamped to the full opaque range; un-premultiplying
-        // clamps anything brighter than its alpha.
-        plan.run(
-            source: UnsafePointer(premultiplied), destination: filtered,
-            lower: 0, upper: Int32(255 << Int16.fractionBits))
-        return Image(width: plan.destinationSize.width, height: plan.destinationSize.height, hasAlpha: true) { output in
-            unpremultiplyAfterResampling(filtered, into: output.baseAddress!, pixelCount: outputCount)
         }
     }
 }

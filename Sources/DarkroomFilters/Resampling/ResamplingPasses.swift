@@ -32,7 +32,7 @@ func resampleHorizontally<Source: ResamplingSample, Destination: ResamplingSampl
     let sourceRowLength = weights.sourceLength * 4
     let outputWidth = weights.destinationLength
     let stride = weights.stride
-    let bias = SIMD4<Int32>(repeating: rounding.bias), zero = SIMD4<Int32>(repeating: 0)
+    let bias = SIMD4<Int32>(repeating: rounding.bias)
     let shift = SIMD4<Int32>(repeating: rounding.shift)
     let lower = SIMD4<Int32>(repeating: rounding.lower), upper = SIMD4<Int32>(repeating: rounding.upper)
 
@@ -40,29 +40,49 @@ func resampleHorizontally<Source: ResamplingSample, Destination: ResamplingSampl
         weights.counts.withUnsafeBufferPointer { counts in
             weights.weights.withUnsafeBufferPointer { allWeights in
                 let starts = starts.baseAddress!, counts = counts.baseAddress!, allWeights = allWeights.baseAddress!
-                for row in rows {
+                // Four rows at a time share every weight broadcast.
+                var row = rows.lowerBound
+                while row + 4 <= rows.upperBound {
                     let sourceRow = source + row * sourceRowLength
                     let destinationRow = destination + row * outputWidth * 4
                     var w = allWeights
                     for x in 0..<outputWidth {
                         var p = sourceRow + Int(starts[x]) * 4
                         let count = Int(counts[x])
-                        // Two accumulators: independent dependency chains.
-                        var even = bias, odd = zero
-                        var k = 0
-                        while k + 1 < count {
-                            even &+= Source.load4(p, 0) &* SIMD4(repeating: Int32(w[k]))
-                            odd &+= Source.load4(p, 4) &* SIMD4(repeating: Int32(w[k + 1]))
-                            p += 8
-                            k += 2
+                        var a0 = bias, a1 = bias, a2 = bias, a3 = bias
+                        for k in 0..<count {
+                            let weight = SIMD4(repeating: Int32(w[k]))
+                            a0 &+= Source.load4(p, 0) &* weight
+                            a1 &+= Source.load4(p, sourceRowLength) &* weight
+                            a2 &+= Source.load4(p, 2 * sourceRowLength) &* weight
+                            a3 &+= Source.load4(p, 3 * sourceRowLength) &* weight
+                            p += 4
                         }
-                        if k < count {
-                            even &+= Source.load4(p, 0) &* SIMD4(repeating: Int32(w[k]))
-                        }
-                        let value = ((even &+ odd) &>> shift).clamped(lowerBound: lower, upperBound: upper)
-                        Destination.store4(value, destinationRow, x * 4)
+                        let o = x * 4, r = outputWidth * 4
+                        Destination.store4((a0 &>> shift).clamped(lowerBound: lower, upperBound: upper), destinationRow, o)
+                        Destination.store4((a1 &>> shift).clamped(lowerBound: lower, upperBound: upper), destinationRow, o + r)
+                        Destination.store4((a2 &>> shift).clamped(lowerBound: lower, upperBound: upper), destinationRow, o + 2 * r)
+                        Destination.store4((a3 &>> shift).clamped(lowerBound: lower, upperBound: upper), destinationRow, o + 3 * r)
                         w += stride
                     }
+                    row += 4
+                }
+                while row < rows.upperBound {
+                    let sourceRow = source + row * sourceRowLength
+                    let destinationRow = destination + row * outputWidth * 4
+                    var w = allWeights
+                    for x in 0..<outputWidth {
+                        var p = sourceRow + Int(starts[x]) * 4
+                        let count = Int(counts[x])
+                        var acc = bias
+                        for k in 0..<count {
+                            acc &+= Source.load4(p, 0) &* SIMD4(repeating: Int32(w[k]))
+                            p += 4
+                        }
+                        Destination.store4((acc &>> shift).clamped(lowerBound: lower, upperBound: upper), destinationRow, x * 4)
+                        w += stride
+                    }
+                    row += 1
                 }
             }
         }
@@ -92,17 +112,19 @@ func resampleVertically<Source: ResamplingSample, Destination: ResamplingSample>
                     let w = allWeights.baseAddress! + y * weights.stride
                     let destinationRow = destination + y * rowLength
                     var x = 0
-                    // Sixteen channels (four pixels) at a time, all taps per block.
-                    while x + 16 <= rowLength {
-                        var acc = bias16
+                    // Thirty-two channels (eight pixels) at a time, all taps per block.
+                    while x + 32 <= rowLength {
+                        var left = bias16, right = bias16
                         var p = first + x
                         for k in 0..<count {
-                            acc &+= Source.load16(p, 0) &* SIMD16(repeating: Int32(w[k]))
+                            let weight = SIMD16(repeating: Int32(w[k]))
+                            left &+= Source.load16(p, 0) &* weight
+                            right &+= Source.load16(p, 16) &* weight
                             p += rowLength
                         }
-                        let value = (acc &>> shift16).clamped(lowerBound: lower16, upperBound: upper16)
-                        Destination.store16(value, destinationRow, x)
-                        x += 16
+                        Destination.store16((left &>> shift16).clamped(lowerBound: lower16, upperBound: upper16), destinationRow, x)
+                        Destination.store16((right &>> shift16).clamped(lowerBound: lower16, upperBound: upper16), destinationRow, x + 16)
+                        x += 32
                     }
                     while x < rowLength {
                         var acc = bias4
@@ -111,12 +133,36 @@ func resampleVertically<Source: ResamplingSample, Destination: ResamplingSample>
                             acc &+= Source.load4(p, 0) &* SIMD4(repeating: Int32(w[k]))
                             p += rowLength
                         }
-                        let value = (acc &>> shift4).clamped(lowerBound: lower4, upperBound: upper4)
-                        Destination.store4(value, destinationRow, x)
+                        Destination.store4((acc &>> shift4).clamped(lowerBound: lower4, upperBound: upper4), destinationRow, x)
                         x += 4
                     }
                 }
             }
         }
+    }
+}
+
+// MARK: - Horizontal pass with premultiplication
+
+/// ``resampleHorizontally(source:destination:weights:rows:rounding:)`` for straight-alpha
+/// bytes: premultiplies four rows at a time into a small scratch buffer (which stays
+/// in cache) and filters them from there.
+func resampleHorizontallyPremultiplying(
+    source: UnsafePointer<UInt8>, destination: UnsafeMutablePointer<Int16>,
+    weights: AxisWeights, rows: Range<Int>, rounding: PassRounding
+) {
+    let groupSize = 4
+    let sourceRowLength = weights.sourceLength * 4, destinationRowLength = weights.destinationLength * 4
+    let scratch = UnsafeMutablePointer<Int16>.allocate(capacity: groupSize * sourceRowLength)
+    defer { scratch.deallocate() }
+    var row = rows.lowerBound
+    while row < rows.upperBound {
+        let count = min(groupSize, rows.upperBound - row)
+        premultiplyForResampling(
+            source + row * sourceRowLength, into: scratch, pixelCount: count * weights.sourceLength)
+        resampleHorizontally(
+            source: UnsafePointer(scratch), destination: destination + row * destinationRowLength,
+            weights: weights, rows: 0..<count, rounding: rounding)
+        row += count
     }
 }

@@ -6,7 +6,7 @@
 /// - `UInt8`: the image's own bytes, 0 fraction bits.
 /// - `Int16`: intermediate and premultiplied values with ``Int16/fractionBits`` (6)
 ///   fraction bits; signed so that Lanczos undershoot survives between the passes.
-protocol ResamplingSample: FixedWidthInteger {
+protocol ResamplingSample: FixedWidthInteger, SendableMetatype {
     /// Fixed-point fraction bits of the stored value.
     static var fractionBits: Int { get }
     /// The four channels starting at element `index`, widened.
