@@ -20,6 +20,19 @@ func photo(width: Int, height: Int, alpha: Bool) -> Image {
     }
 }
 
+/// PSNR over RGB, as in DarkroomTestSupport.
+func psnr(_ a: Image, _ b: Image) -> Double {
+    var sum = 0.0
+    for i in stride(from: 0, to: a.pixels.count, by: 4) {
+        for c in 0..<3 {
+            let d = Double(a.pixels[i + c]) - Double(b.pixels[i + c])
+            sum += d * d
+        }
+    }
+    let mse = sum / Double(a.width * a.height * 3)
+    return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
+}
+
 // MARK: - Timing
 
 func seconds(_ body: () throws -> Void) rethrows -> Double {
@@ -42,10 +55,25 @@ let cases: [(String, Int, Int, Int, Int)] = [
 ]
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "alpha" { benchmarkAlphaConversions(width: 2560, height: 1600); exit(0) }
-if arguments.first == "passes" {
-    for (_, sw, sh, dw, dh) in cases {
-        for kernel in [ResamplingKernel.lanczos3, .bilinear] {
-            benchmarkPasses(sourceWidth: sw, sourceHeight: sh, width: dw, height: dh, kernel: kernel)
+if arguments.first == "compare", arguments.count >= 7 {
+    // compare RAW.rgba W H TW TH OTHER.rgba...: PSNR of our Lanczos3 against other resizes.
+    let w = Int(arguments[2])!, h = Int(arguments[3])!, tw = Int(arguments[4])!, th = Int(arguments[5])!
+    let pixels = [UInt8](FileManager.default.contents(atPath: arguments[1])!)
+    let source = try Image(width: w, height: h, pixels: pixels, hasAlpha: false)
+    let ours = try Resampler.resize(source, to: PixelSize(width: tw, height: th))
+    for other in arguments[6...] {
+        let theirs = try Image(width: tw, height: th, pixels: [UInt8](FileManager.default.contents(atPath: other)!),
+                               hasAlpha: false)
+        print(String(format: "PSNR(ours, %@) = %.2f dB", other, psnr(ours, theirs)))
+    }
+    exit(0)
+}
+if arguments.first == "weights" { benchmarkWeights(); exit(0) }
+if arguments.first == "orders" {
+    let extra: [(String, Int, Int, Int, Int)] = [("", 2560, 1600, 40, 1500), ("", 1600, 2560, 1500, 40)]
+    for (_, sw, sh, dw, dh) in cases + extra {
+        for alpha in [false, true] {
+            benchmarkOrders(sourceWidth: sw, sourceHeight: sh, width: dw, height: dh, kernel: .lanczos3, alpha: alpha)
         }
     }
     exit(0)

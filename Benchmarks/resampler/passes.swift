@@ -1,32 +1,27 @@
-// Per-pass timings (compiled into the benchmark module, so it sees the internals).
+// Pass-order and alpha-conversion timings (compiled into the benchmark module, so it
+// sees the internals). Single-threaded, to compare the work itself.
 import DarkroomCore
 import Foundation
 
-func benchmarkPasses(sourceWidth sw: Int, sourceHeight sh: Int, width dw: Int, height dh: Int, kernel: ResamplingKernel) {
-    let source = photo(width: sw, height: sh, alpha: false)
-    let h = AxisWeights(kernel: kernel, sourceLength: sw, destinationLength: dw)
-    let v = AxisWeights(kernel: kernel, sourceLength: sh, destinationLength: dh)
-    let toI16 = PassRounding(from: UInt8.self, to: Int16.self, lower: -32768, upper: 32767)
-    let fromI16 = PassRounding(from: Int16.self, to: UInt8.self, lower: 0, upper: 255)
-    let big = UnsafeMutablePointer<Int16>.allocate(capacity: max(sw * dh, sh * dw) * 4)
-    let out = UnsafeMutablePointer<UInt8>.allocate(capacity: dw * dh * 4)
+/// Times both pass orders of a resize on one thread and shows which one the plan picks.
+func benchmarkOrders(sourceWidth sw: Int, sourceHeight sh: Int, width dw: Int, height dh: Int,
+                     kernel: ResamplingKernel, alpha: Bool) {
+    let source = photo(width: sw, height: sh, alpha: alpha)
+    let from = source.size, to = PixelSize(width: dw, height: dh)
+    let output = UnsafeMutablePointer<UInt8>.allocate(capacity: dw * dh * 4)
+    defer { output.deallocate() }
+    var times: [Bool: Double] = [:]
     source.pixels.withUnsafeBufferPointer { src in
-        let s = src.baseAddress!
-        let vFirst = best(7) { resampleVertically(source: s, destination: big, width: sw, weights: v, rows: 0..<dh, rounding: toI16) }
-        let hSecond = best(7) { resampleHorizontally(source: big, destination: out, weights: h, rows: 0..<dh, rounding: fromI16) }
-        let hFirst = best(7) { resampleHorizontally(source: s, destination: big, weights: h, rows: 0..<sh, rounding: toI16) }
-        let vSecond = best(7) { resampleVertically(source: big, destination: out, width: dw, weights: v, rows: 0..<dh, rounding: fromI16) }
-        let vTaps = Double(sw) * Double(v.totalTaps), hTaps = Double(sh) * Double(h.totalTaps)
-        let hTaps2 = Double(dh) * Double(h.totalTaps), vTaps2 = Double(dw) * Double(v.totalTaps)
-        print(String(format: "%dx%d -> %dx%d %@", sw, sh, dw, dh, kernel.rawValue))
-        print(String(format: "  V first %.2f ms (%.2f ns/px-tap), then H %.2f ms (%.2f ns/px-tap)",
-                     vFirst * 1e3, vFirst / vTaps * 1e9, hSecond * 1e3, hSecond / hTaps2 * 1e9))
-        print(String(format: "  H first %.2f ms (%.2f ns/px-tap), then V %.2f ms (%.2f ns/px-tap)",
-                     hFirst * 1e3, hFirst / hTaps * 1e9, vSecond * 1e3, vSecond / vTaps2 * 1e9))
-        let plan = ResamplingPlan(source: source.size, destination: PixelSize(width: dw, height: dh), kernel: kernel, premultiplies: false)
-        print("  plan: \(plan.verticalFirst ? "vertical" : "horizontal") first")
+        for verticalFirst in [true, false] {
+            let plan = ResamplingPlan(source: from, destination: to, kernel: kernel, premultiplies: alpha,
+                                      parallelism: .serial, verticalFirst: verticalFirst)
+            times[verticalFirst] = best(5) { plan.run(source: src.baseAddress!, destination: output) }
+        }
     }
-    big.deallocate(); out.deallocate()
+    let chosen = ResamplingPlan(source: from, destination: to, kernel: kernel, premultiplies: alpha)
+    print(String(format: "%@ -> %@ %@ alpha=%@: vertical first %.2f ms, horizontal first %.2f ms; plan picks %@",
+                 from.description, to.description, kernel.rawValue, alpha ? "yes" : "no",
+                 times[true]! * 1e3, times[false]! * 1e3, chosen.verticalFirst ? "vertical" : "horizontal"))
 }
 
 func benchmarkAlphaConversions(width: Int, height: Int) {
@@ -41,4 +36,15 @@ func benchmarkAlphaConversions(width: Int, height: Int) {
                      width, height, pre * 1e3, pre / Double(count) * 1e9, un * 1e3, un / Double(count) * 1e9))
     }
     premultiplied.deallocate(); back.deallocate()
+}
+
+/// Time to precompute the weights of one axis.
+func benchmarkWeights() {
+    for (from, to) in [(2560, 256), (5120, 512), (320, 256), (1280, 2560)] {
+        for kernel in [ResamplingKernel.lanczos3, .bilinear] {
+            var taps = 0
+            let t = best(7) { taps &+= AxisWeights(kernel: kernel, sourceLength: from, destinationLength: to).totalTaps }
+            print(String(format: "weights %d -> %d %@: %.3f ms (%d taps)", from, to, kernel.rawValue, t * 1e3, taps / 7))
+        }
+    }
 }

@@ -45,50 +45,48 @@ struct AxisWeights: Sendable {
         var counts = [Int32](repeating: 0, count: destinationLength)
         var weights = [Int16](repeating: 0, count: destinationLength * maxTaps)
         var exact = [Double](repeating: 0, count: maxTaps)
+        var quantised = [Int16](repeating: 0, count: maxTaps)
         var longest = 0
         var total = 0
 
         for i in 0..<destinationLength {
             let centre = (Double(i) + 0.5) * scale - 0.5
-            var first = max(0, Int((centre - radius).rounded(.up)))
+            let first = max(0, Int((centre - radius).rounded(.up)))
             var last = min(sourceLength - 1, Int((centre + radius).rounded(.down)))
             if last - first + 1 > maxTaps { last = first + maxTaps - 1 }
 
-            // Kernel values, then trim zero weights at both ends.
+            // Kernel values and their sum.
+            let taps = last - first + 1
+            kernel.fillWeights(
+                from: (Double(first) - centre) / filterScale, step: 1 / filterScale, count: taps, into: &exact)
             var sum = 0.0
-            for j in first...last {
-                let w = kernel.weight(at: (Double(j) - centre) / filterScale)
-                exact[j - first] = w
-                sum += w
-            }
-            var lo = 0, hi = last - first
-            while lo < hi && exact[lo] == 0 { lo += 1 }
-            while hi > lo && exact[hi] == 0 { hi -= 1 }
+            for k in 0..<taps { sum += exact[k] }
 
             let base = i * maxTaps
-            if sum == 0 || !sum.isFinite {
+            guard sum != 0, sum.isFinite else {
                 // No tap reached (cannot happen for the built-in kernels): nearest sample.
-                first = min(sourceLength - 1, max(0, Int(centre.rounded())))
                 weights[base] = Int16(Self.one)
-                starts[i] = Int32(first)
+                starts[i] = Int32(min(sourceLength - 1, max(0, Int(centre.rounded()))))
                 counts[i] = 1
                 longest = max(longest, 1)
                 total += 1
                 continue
             }
 
-            // Normalise and quantise with rounding; give the rounding residue to the
-            // largest weight so the sum is exactly `one`.
-            var quantisedSum = 0
-            var largest = lo
-            for k in lo...hi {
-                let q = Int((exact[k] / sum * Double(Self.one)).rounded())
-                weights[base + k - lo] = Int16(clamping: q)
-                quantisedSum += Int(weights[base + k - lo])
-                if abs(exact[k]) > abs(exact[largest]) { largest = k }
+            // Normalise and quantise by rounding the running sum, so that every weight
+            // is within one unit of its exact value and the sum is exactly `one`.
+            var running = 0.0, previous = 0
+            for k in 0..<taps {
+                running += exact[k] / sum
+                let next = k == taps - 1 ? Self.one : Int((running * Double(Self.one)).rounded())
+                quantised[k] = Int16(clamping: next - previous)
+                previous = next
             }
-            let residue = Self.one - quantisedSum
-            weights[base + largest - lo] = Int16(clamping: Int(weights[base + largest - lo]) + residue)
+            // Drop the taps that round to nothing at both ends.
+            var lo = 0, hi = taps - 1
+            while lo < hi && quantised[lo] == 0 { lo += 1 }
+            while hi > lo && quantised[hi] == 0 { hi -= 1 }
+            for k in lo...hi { weights[base + k - lo] = quantised[k] }
 
             starts[i] = Int32(first + lo)
             counts[i] = Int32(hi - lo + 1)

@@ -93,3 +93,36 @@ public enum ResamplingKernel: String, Sendable, CaseIterable, CustomStringConver
         return 0
     }
 }
+
+// MARK: - Weights along a line of taps
+
+extension ResamplingKernel {
+    /// Fills `values[0 ..< count]` with `weight(at: start + k · step)`.
+    ///
+    /// Lanczos kernels avoid two sines per tap: `θ = πx / lobes` advances by a fixed
+    /// angle, so `(sin θ, cos θ)` is rotated from tap to tap, and `sin πx` follows from
+    /// it (`3s − 4s³` for three lobes, `2sc` for two). Then
+    /// `lanczos(x) = lobes · sin πx · sin θ / (πx)²`.
+    func fillWeights(from start: Double, step: Double, count: Int, into values: inout [Double]) {
+        switch self {
+        case .lanczos3, .lanczos2:
+            let lobes = support
+            var s = sin(Double.pi * start / lobes), c = cos(Double.pi * start / lobes)
+            let rotateSin = sin(Double.pi * step / lobes), rotateCos = cos(Double.pi * step / lobes)
+            for k in 0..<count {
+                let x = start + Double(k) * step
+                if abs(x) >= lobes {
+                    values[k] = 0
+                } else if abs(x) < 1e-9 {
+                    values[k] = 1
+                } else {
+                    let sinPiX = self == .lanczos3 ? s * (3 - 4 * s * s) : 2 * s * c
+                    values[k] = lobes * sinPiX * s / (Double.pi * Double.pi * x * x)
+                }
+                (s, c) = (s * rotateCos + c * rotateSin, c * rotateCos - s * rotateSin)
+            }
+        default:
+            for k in 0..<count { values[k] = weight(at: start + Double(k) * step) }
+        }
+    }
+}

@@ -108,13 +108,15 @@ struct ResamplingPlan: Sendable {
             let fromIntermediate = PassRounding(from: Int16.self, to: Destination.self, lower: lower, upper: upper)
             let intermediateWidth = verticalFirst ? sourceSize.width : destinationSize.width
             let intermediateHeight = verticalFirst ? destinationSize.height : sourceSize.height
-            let intermediate = UnsafeMutablePointer<Int16>.allocate(capacity: intermediateWidth * intermediateHeight * 4)
+            let intermediate = UnsafeMutablePointer<Int16>.allocate(
+                capacity: intermediateWidth * intermediateHeight * 4)
             defer { intermediate.deallocate() }
 
             if verticalFirst {
                 verticalPass(source, intermediate, vertical, width: sourceSize.width, toIntermediate)
                 horizontalPass(
-                    UnsafePointer(intermediate), destination, horizontal, rows: destinationSize.height, fromIntermediate)
+                    UnsafePointer(intermediate), destination, horizontal, rows: destinationSize.height,
+                    fromIntermediate)
             } else {
                 horizontalPass(source, intermediate, horizontal, rows: sourceSize.height, toIntermediate)
                 verticalPass(

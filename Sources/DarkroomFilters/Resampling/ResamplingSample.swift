@@ -34,7 +34,8 @@ extension UInt8: ResamplingSample {
 
     @inline(__always)
     static func store4(_ value: SIMD4<Int32>, _ base: UnsafeMutablePointer<UInt8>, _ index: Int) {
-        UnsafeMutableRawPointer(base + index).storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: value), as: SIMD4<UInt8>.self)
+        UnsafeMutableRawPointer(base + index).storeBytes(
+            of: SIMD4<UInt8>(truncatingIfNeeded: value), as: SIMD4<UInt8>.self)
     }
 
     @inline(__always)
@@ -59,7 +60,8 @@ extension Int16: ResamplingSample {
 
     @inline(__always)
     static func store4(_ value: SIMD4<Int32>, _ base: UnsafeMutablePointer<Int16>, _ index: Int) {
-        UnsafeMutableRawPointer(base + index).storeBytes(of: SIMD4<Int16>(truncatingIfNeeded: value), as: SIMD4<Int16>.self)
+        UnsafeMutableRawPointer(base + index).storeBytes(
+            of: SIMD4<Int16>(truncatingIfNeeded: value), as: SIMD4<Int16>.self)
     }
 
     @inline(__always)

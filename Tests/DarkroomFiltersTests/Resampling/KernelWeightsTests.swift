@@ -36,6 +36,19 @@ struct KernelWeightsTests {
         #expect(ResamplingKernel.box.weight(at: 0.5) == 0)
     }
 
+    @Test("weights along a line of taps equal the kernel's values", arguments: ResamplingKernel.allCases)
+    func lineOfTaps(kernel: ResamplingKernel) {
+        // Steps as when shrinking 7.3× (the kernel stretched), enlarging, and 1:1.
+        for (start, step, count) in [(-3.1, 1 / 7.3, 46), (-2.75, 1.0, 6), (-2.0, 1.0, 5), (-1.2, 0.25, 11)] {
+            var values = [Double](repeating: .nan, count: count)
+            kernel.fillWeights(from: start, step: step, count: count, into: &values)
+            for k in 0..<count {
+                let x = start + Double(k) * step
+                #expect(abs(values[k] - kernel.weight(at: x)) < 1e-12, "x = \(x): \(values[k])")
+            }
+        }
+    }
+
     @Test("fixed-point weights of every output sum to exactly one", arguments: ResamplingKernel.allCases)
     func weightsSumToOne(kernel: ResamplingKernel) {
         for (from, to) in [(100, 7), (640, 160), (7, 100), (33, 32), (1, 5), (5, 1)] {
@@ -46,6 +59,17 @@ struct KernelWeightsTests {
                 let sum = (0..<count).reduce(0) { $0 + Int(axis.weights[i * axis.stride + $1]) }
                 #expect(sum == AxisWeights.one, "\(kernel) \(from)→\(to) output \(i)")
             }
+        }
+    }
+
+    @Test("every quantised weight is within one unit of its exact value, even over 1000 taps")
+    func quantisationError() {
+        // 5000 → 5 with the box: 1000 taps of 16384 / 1000 = 16.384 units each.
+        let axis = AxisWeights(kernel: .box, sourceLength: 5000, destinationLength: 5)
+        for i in 0..<5 {
+            #expect(axis.counts[i] == 1000)
+            let weights = (0..<1000).map { axis.weights[i * axis.stride + $0] }
+            #expect(weights.allSatisfy { $0 == 16 || $0 == 17 }, "output \(i)")
         }
     }
 
