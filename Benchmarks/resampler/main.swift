@@ -68,7 +68,17 @@ if arguments.first == "compare", arguments.count >= 7 {
     }
     exit(0)
 }
+if arguments.first == "float" { benchmarkFloat(); benchmarkHybrid(); exit(0) }
 if arguments.first == "weights" { benchmarkWeights(); exit(0) }
+if arguments.first == "repeat", arguments.count == 7 {
+    // repeat W H TW TH KERNEL ALPHA(0/1): 30 resizes of one case, for a profiler.
+    let source = photo(width: Int(arguments[1])!, height: Int(arguments[2])!, alpha: arguments[6] == "1")
+    let size = PixelSize(width: Int(arguments[3])!, height: Int(arguments[4])!)
+    let kernel = ResamplingKernel(rawValue: arguments[5])!
+    let t = try best(30) { _ = try Resampler.resize(source, to: size, kernel: kernel) }
+    print(String(format: "best of 30: %.2f ms", t * 1e3))
+    exit(0)
+}
 if arguments.first == "orders" {
     let extra: [(String, Int, Int, Int, Int)] = [("", 2560, 1600, 40, 1500), ("", 1600, 2560, 1500, 40)]
     for (_, sw, sh, dw, dh) in cases + extra {

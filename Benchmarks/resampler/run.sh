@@ -9,6 +9,6 @@ swiftc -O -wmo -parse-as-library -emit-module -emit-library -static -module-name
     -emit-module-path "$out/DarkroomCore.swiftmodule" -o "$out/libDarkroomCore.a" \
     $(find "$root/Sources/DarkroomCore" -name '*.swift')
 swiftc -O -wmo -module-name ResamplerBenchmark -I "$out" -L "$out" -lDarkroomCore \
-    "$root"/Sources/DarkroomFilters/Resampling/*.swift "$root/Benchmarks/resampler/main.swift" "$root/Benchmarks/resampler/passes.swift" \
+    "$root"/Sources/DarkroomFilters/Resampling/*.swift "$root/Benchmarks/resampler/main.swift" "$root/Benchmarks/resampler/passes.swift" "$root/Benchmarks/resampler/float_variant.swift" \
     -o "$out/resampler-bench"
 "$out/resampler-bench" "$@"

@@ -51,7 +51,7 @@ func unpremultiplyAfterResampling(
         for i in Swift.stride(from: 0, to: count, by: 4) {
             let p = Int16.load4(source, i)
             let r = reciprocals[Int(p[3])]
-            let value = roundedNonNegative(SIMD4<Float>(p) * SIMD4(r, r, r, alphaScale))
+            let value = rounded(SIMD4<Float>(p) * SIMD4(r, r, r, alphaScale))
             UInt8.store4(value.clamped(lowerBound: zero, upperBound: full), destination, i)
         }
     }
@@ -67,21 +67,15 @@ enum UnpremultiplyTable {
 
 // MARK: - Rounding without libm
 
-/// Rounds each lane of `value` (which must lie in `0 ..< 2²²`) to the nearest integer,
-/// ties to even, with vector instructions: adding 1.5 · 2²³ leaves the integer in
-/// the low mantissa bits. (`SIMD4<Int32>(SIMD4<Float>)` and `.rounded()` compile to
+/// Rounds each lane of `value` (which must lie in `-2²² ..< 2²²`) to the nearest
+/// integer, ties to even, with vector instructions: adding 1.5 · 2²³ leaves the integer
+/// in the low mantissa bits. (`SIMD4<Int32>(SIMD4<Float>)` and `.rounded()` compile to
 /// per-lane library calls.)
 @inline(__always)
-func roundedNonNegative(_ value: SIMD4<Float>) -> SIMD4<Int32> {
+func rounded(_ value: SIMD4<Float>) -> SIMD4<Int32> {
     let magic: Float = 12_582_912  // 1.5 · 2²³
     let bits = unsafeBitCast(value + SIMD4(repeating: magic), to: SIMD4<Int32>.self)
     return bits &- SIMD4(repeating: Int32(bitPattern: magic.bitPattern))
 }
 
-/// ``roundedNonNegative(_:)-(SIMD4<Float>)`` for sixteen lanes.
-@inline(__always)
-func roundedNonNegative(_ value: SIMD16<Float>) -> SIMD16<Int32> {
-    let magic: Float = 12_582_912
-    let bits = unsafeBitCast(value + SIMD16(repeating: magic), to: SIMD16<Int32>.self)
-    return bits &- SIMD16(repeating: Int32(bitPattern: magic.bitPattern))
-}
+

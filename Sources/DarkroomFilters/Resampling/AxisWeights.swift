@@ -116,3 +116,11 @@ struct AxisWeights: Sendable {
         return (Int(starts[index]), ws)
     }
 }
+
+extension AxisWeights {
+    /// The weights as `Float`s multiplied by `scale` (a power of two, so the products
+    /// are exact), laid out like ``weights``.
+    func floatWeights(scaledBy scale: Float) -> [Float] {
+        weights.map { Float($0) * scale }
+    }
+}

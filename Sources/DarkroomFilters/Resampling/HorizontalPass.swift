@@ -2,7 +2,7 @@
 
 /// Resamples rows of RGBA pixels along x: `rows` of `source` (each `weights.sourceLength`
 /// pixels wide) into the same rows of `destination` (each `weights.destinationLength` wide).
-func resampleHorizontally<Source: ResamplingSample, Destination: ResamplingSample>(
+func resampleHorizontally<Source: ResamplingSource, Destination: ResamplingDestination>(
     source: UnsafePointer<Source>, destination: UnsafeMutablePointer<Destination>,
     weights: AxisWeights, rows: Range<Int>, rounding: PassRounding
 ) {
@@ -69,8 +69,8 @@ func resampleHorizontally<Source: ResamplingSample, Destination: ResamplingSampl
 /// ``resampleHorizontally(source:destination:weights:rows:rounding:)`` for straight-alpha
 /// bytes: premultiplies four rows at a time into a small scratch buffer (which stays
 /// in cache) and filters them from there.
-func resampleHorizontallyPremultiplying(
-    source: UnsafePointer<UInt8>, destination: UnsafeMutablePointer<Int16>,
+func resampleHorizontallyPremultiplying<Destination: ResamplingDestination>(
+    source: UnsafePointer<UInt8>, destination: UnsafeMutablePointer<Destination>,
     weights: AxisWeights, rows: Range<Int>, rounding: PassRounding
 ) {
     let groupSize = 4

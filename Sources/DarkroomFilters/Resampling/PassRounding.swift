@@ -10,15 +10,23 @@ struct PassRounding {
 
     /// For a pass reading `Source` and writing `Destination` with weights of
     /// ``AxisWeights/fractionBits`` bits, clamping to `lower...upper` (in `Destination` units).
-    init<Source: ResamplingSample, Destination: ResamplingSample>(
+    init<Source: ResamplingSource, Destination: ResamplingSource>(
         from _: Source.Type, to _: Destination.Type, lower: Int32, upper: Int32
     ) {
         let shift = Source.fractionBits + AxisWeights.fractionBits - Destination.fractionBits
-        self.shift = Int32(shift)
-        self.bias = Int32(1 << (shift - 1))
+        self.init(shift: Int32(shift), bias: Int32(1 << (shift - 1)), lower: lower, upper: upper)
+    }
+
+    private init(shift: Int32, bias: Int32, lower: Int32, upper: Int32) {
+        self.shift = shift
+        self.bias = bias
         self.lower = lower
         self.upper = upper
     }
+
+    /// Keeps the accumulators as they are, for a `Float` intermediate: the second pass
+    /// scales by `2^-(fractionBits of the source + weight fraction bits)`.
+    static let unscaled = PassRounding(shift: 0, bias: 0, lower: .min, upper: .max)
 }
 
 // MARK: - Narrowing

@@ -44,85 +44,117 @@ struct ResamplingPlan: Sendable {
 
     /// Resizes straight-alpha RGBA8 `source` (`sourceSize`) into `destination`
     /// (`destinationSize`).
+    ///
+    /// One axis: a single fixed-point pass. Two axes: a fixed-point first pass into a
+    /// `Float` intermediate, then a `Float` pass that rounds (and un-premultiplies).
+    /// With alpha, values are premultiplied first: row by row inside a horizontal first
+    /// pass, or for the whole image before a vertical one.
     func run(source: UnsafePointer<UInt8>, destination: UnsafeMutablePointer<UInt8>) {
-        guard premultiplies else {
-            filter(source: source, destination: destination, lower: 0, upper: 255)
-            return
-        }
-        let outputCount = destinationSize.width * destinationSize.height
-        let filtered = UnsafeMutablePointer<Int16>.allocate(capacity: outputCount * 4)
-        defer { filtered.deallocate() }
-        // Premultiplied colours clamp to the full opaque range; un-premultiplying then
-        // clamps anything brighter than its alpha.
-        let upper = Int32(255 << Int16.fractionBits)
+        switch (horizontal, vertical, premultiplies) {
+        case (nil, nil, _):
+            destination.update(from: source, count: sourceSize.pixelCount * 4)
 
-        if let horizontal, vertical == nil || !verticalFirst {
-            // Horizontal first: premultiply a few rows at a time, in cache, as the pass reads them.
-            if let vertical {
-                let toIntermediate = PassRounding(
-                    from: Int16.self, to: Int16.self, lower: Int32(Int16.min), upper: Int32(Int16.max))
-                let intermediate = UnsafeMutablePointer<Int16>.allocate(
-                    capacity: sourceSize.height * destinationSize.width * 4)
-                defer { intermediate.deallocate() }
-                premultiplyingHorizontalPass(source, intermediate, horizontal, rows: sourceSize.height, toIntermediate)
-                verticalPass(
-                    UnsafePointer(intermediate), filtered, vertical, width: destinationSize.width,
-                    PassRounding(from: Int16.self, to: Int16.self, lower: 0, upper: upper))
+        case let (horizontal?, nil, false):
+            horizontalPass(
+                source, destination, horizontal, rows: sourceSize.height,
+                PassRounding(from: UInt8.self, to: UInt8.self, lower: 0, upper: 255))
+
+        case let (nil, vertical?, false):
+            verticalPass(
+                source, destination, vertical, width: sourceSize.width,
+                PassRounding(from: UInt8.self, to: UInt8.self, lower: 0, upper: 255))
+
+        case let (horizontal?, vertical?, false):
+            if verticalFirst {
+                verticalThenHorizontal(source, destination, vertical, horizontal, output: ClampedOutput.self)
             } else {
-                premultiplyingHorizontalPass(
-                    source, filtered, horizontal, rows: sourceSize.height,
-                    PassRounding(from: Int16.self, to: Int16.self, lower: 0, upper: upper))
+                horizontalThenVertical(
+                    source, destination, horizontal, vertical, premultiplying: false, output: ClampedOutput.self)
             }
-        } else {
-            // Vertical first (or only): the pass reads rows far apart, so premultiply everything first.
-            let sourceCount = sourceSize.width * sourceSize.height
-            let premultiplied = UnsafeMutablePointer<Int16>.allocate(capacity: sourceCount * 4)
+
+        case let (horizontal?, vertical?, true) where !verticalFirst:
+            horizontalThenVertical(
+                source, destination, horizontal, vertical, premultiplying: true, output: UnpremultipliedOutput.self)
+
+        case let (horizontal?, nil, true):
+            // Premultiplied colours clamp to the full opaque range; un-premultiplying then
+            // clamps anything brighter than its alpha.
+            let filtered = UnsafeMutablePointer<Int16>.allocate(capacity: destinationSize.pixelCount * 4)
+            defer { filtered.deallocate() }
+            premultiplyingHorizontalPass(
+                source, filtered, horizontal, rows: sourceSize.height,
+                PassRounding(from: Int16.self, to: Int16.self, lower: 0, upper: Int32(255 << Int16.fractionBits)))
+            unpremultiply(UnsafePointer(filtered), destination, width: destinationSize.width, rows: destinationSize.height)
+
+        case let (_, vertical?, true):
+            // Vertical first or only: that pass reads rows far apart, so premultiply everything first.
+            let premultiplied = UnsafeMutablePointer<Int16>.allocate(capacity: sourceSize.pixelCount * 4)
             defer { premultiplied.deallocate() }
             premultiply(source, premultiplied, width: sourceSize.width, rows: sourceSize.height)
-            filter(source: UnsafePointer(premultiplied), destination: filtered, lower: 0, upper: upper)
-        }
-        unpremultiply(UnsafePointer(filtered), destination, width: destinationSize.width, rows: destinationSize.height)
-    }
-
-    /// The separable filter from `Source` values to `Destination` values, clamping the
-    /// final values to `lower...upper`; two axes go through an `Int16` intermediate.
-    private func filter<Source: ResamplingSample, Destination: ResamplingSample>(
-        source: UnsafePointer<Source>, destination: UnsafeMutablePointer<Destination>,
-        lower: Int32, upper: Int32
-    ) {
-        let final = PassRounding(from: Source.self, to: Destination.self, lower: lower, upper: upper)
-        switch (horizontal, vertical) {
-        case (nil, nil):
-            let count = sourceSize.width * sourceSize.height * 4
-            for i in 0..<count { destination[i] = Destination(truncatingIfNeeded: source[i]) }
-
-        case let (horizontal?, nil):
-            horizontalPass(source, destination, horizontal, rows: sourceSize.height, final)
-
-        case let (nil, vertical?):
-            verticalPass(source, destination, vertical, width: sourceSize.width, final)
-
-        case let (horizontal?, vertical?):
-            let toIntermediate = PassRounding(
-                from: Source.self, to: Int16.self, lower: Int32(Int16.min), upper: Int32(Int16.max))
-            let fromIntermediate = PassRounding(from: Int16.self, to: Destination.self, lower: lower, upper: upper)
-            let intermediateWidth = verticalFirst ? sourceSize.width : destinationSize.width
-            let intermediateHeight = verticalFirst ? destinationSize.height : sourceSize.height
-            let intermediate = UnsafeMutablePointer<Int16>.allocate(
-                capacity: intermediateWidth * intermediateHeight * 4)
-            defer { intermediate.deallocate() }
-
-            if verticalFirst {
-                verticalPass(source, intermediate, vertical, width: sourceSize.width, toIntermediate)
-                horizontalPass(
-                    UnsafePointer(intermediate), destination, horizontal, rows: destinationSize.height,
-                    fromIntermediate)
+            if let horizontal {
+                verticalThenHorizontal(
+                    UnsafePointer(premultiplied), destination, vertical, horizontal, output: UnpremultipliedOutput.self)
             } else {
-                horizontalPass(source, intermediate, horizontal, rows: sourceSize.height, toIntermediate)
+                let filtered = UnsafeMutablePointer<Int16>.allocate(capacity: destinationSize.pixelCount * 4)
+                defer { filtered.deallocate() }
                 verticalPass(
-                    UnsafePointer(intermediate), destination, vertical, width: destinationSize.width, fromIntermediate)
+                    UnsafePointer(premultiplied), filtered, vertical, width: sourceSize.width,
+                    PassRounding(from: Int16.self, to: Int16.self, lower: 0, upper: Int32(255 << Int16.fractionBits)))
+                unpremultiply(
+                    UnsafePointer(filtered), destination, width: destinationSize.width, rows: destinationSize.height)
             }
         }
+    }
+
+    /// Fixed-point vertical pass into a `Float` intermediate (`sourceSize.width` ×
+    /// `destinationSize.height`), then the `Float` horizontal pass into bytes.
+    private func verticalThenHorizontal<Source: ResamplingSource, Output: FloatPixelOutput>(
+        _ source: UnsafePointer<Source>, _ destination: UnsafeMutablePointer<UInt8>,
+        _ vertical: AxisWeights, _ horizontal: AxisWeights, output: Output.Type
+    ) {
+        let intermediate = UnsafeMutablePointer<Float>.allocate(capacity: sourceSize.width * destinationSize.height * 4)
+        defer { intermediate.deallocate() }
+        verticalPass(source, intermediate, vertical, width: sourceSize.width, .unscaled)
+        let floatWeights = horizontal.floatWeights(scaledBy: Self.intermediateScale(of: Source.self))
+        nonisolated(unsafe) let intermediateRows = UnsafePointer(intermediate), destinationRows = destination
+        parallelism.forEachBand(rowCount: destinationSize.height, work: destinationSize.height * horizontal.totalTaps) {
+            resampleHorizontallyFromFloat(
+                source: intermediateRows, destination: destinationRows, weights: horizontal,
+                floatWeights: floatWeights, rows: $0, output: Output.self)
+        }
+    }
+
+    /// Fixed-point horizontal pass (premultiplying on the way when asked) into a `Float`
+    /// intermediate (`destinationSize.width` × `sourceSize.height`), then the `Float`
+    /// vertical pass into bytes.
+    private func horizontalThenVertical<Output: FloatPixelOutput>(
+        _ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<UInt8>,
+        _ horizontal: AxisWeights, _ vertical: AxisWeights, premultiplying: Bool, output: Output.Type
+    ) {
+        let intermediate = UnsafeMutablePointer<Float>.allocate(capacity: destinationSize.width * sourceSize.height * 4)
+        defer { intermediate.deallocate() }
+        let scale: Float
+        if premultiplying {
+            premultiplyingHorizontalPass(source, intermediate, horizontal, rows: sourceSize.height, .unscaled)
+            scale = Self.intermediateScale(of: Int16.self)
+        } else {
+            horizontalPass(source, intermediate, horizontal, rows: sourceSize.height, .unscaled)
+            scale = Self.intermediateScale(of: UInt8.self)
+        }
+        let floatWeights = vertical.floatWeights(scaledBy: scale)
+        let width = destinationSize.width
+        nonisolated(unsafe) let intermediateRows = UnsafePointer(intermediate), destinationRows = destination
+        parallelism.forEachBand(rowCount: destinationSize.height, work: width * vertical.totalTaps) {
+            resampleVerticallyFromFloat(
+                source: intermediateRows, destination: destinationRows, width: width, weights: vertical,
+                floatWeights: floatWeights, rows: $0, output: Output.self)
+        }
+    }
+
+    /// What turns a `Float` intermediate made from `Source` values, times a second set
+    /// of weights, back into 0…255 units: `2^-(source fraction bits + 2 · weight bits)`.
+    private static func intermediateScale<Source: ResamplingSource>(of _: Source.Type) -> Float {
+        1 / Float(1 << (Source.fractionBits + 2 * AxisWeights.fractionBits))
     }
 
     // MARK: - Passes in parallel bands
@@ -131,7 +163,7 @@ struct ResamplingPlan: Sendable {
     // outlives the synchronous calls. Raw pointers are not `Sendable`, hence the
     // `nonisolated(unsafe)` copies.
 
-    private func horizontalPass<Source: ResamplingSample, Destination: ResamplingSample>(
+    private func horizontalPass<Source: ResamplingSource, Destination: ResamplingDestination>(
         _ source: UnsafePointer<Source>, _ destination: UnsafeMutablePointer<Destination>,
         _ weights: AxisWeights, rows: Int, _ rounding: PassRounding
     ) {
@@ -142,8 +174,8 @@ struct ResamplingPlan: Sendable {
         }
     }
 
-    private func premultiplyingHorizontalPass(
-        _ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<Int16>,
+    private func premultiplyingHorizontalPass<Destination: ResamplingDestination>(
+        _ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<Destination>,
         _ weights: AxisWeights, rows: Int, _ rounding: PassRounding
     ) {
         nonisolated(unsafe) let source = source, destination = destination
@@ -153,7 +185,7 @@ struct ResamplingPlan: Sendable {
         }
     }
 
-    private func verticalPass<Source: ResamplingSample, Destination: ResamplingSample>(
+    private func verticalPass<Source: ResamplingSource, Destination: ResamplingDestination>(
         _ source: UnsafePointer<Source>, _ destination: UnsafeMutablePointer<Destination>,
         _ weights: AxisWeights, width: Int, _ rounding: PassRounding
     ) {

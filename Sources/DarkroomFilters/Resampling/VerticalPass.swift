@@ -2,7 +2,7 @@
 
 /// Resamples columns of RGBA pixels along y: output rows `rows` of `destination`
 /// (`width` pixels each) from the rows of `source` that `weights` name.
-func resampleVertically<Source: ResamplingSample, Destination: ResamplingSample>(
+func resampleVertically<Source: ResamplingSource, Destination: ResamplingDestination>(
     source: UnsafePointer<Source>, destination: UnsafeMutablePointer<Destination>,
     width: Int, weights: AxisWeights, rows: Range<Int>, rounding: PassRounding
 ) {
