@@ -84,7 +84,8 @@ struct ResamplingPlan: Sendable {
             premultiplyingHorizontalPass(
                 source, filtered, horizontal, rows: sourceSize.height,
                 PassRounding(from: Int16.self, to: Int16.self, lower: 0, upper: Int32(255 << Int16.fractionBits)))
-            unpremultiply(UnsafePointer(filtered), destination, width: destinationSize.width, rows: destinationSize.height)
+            unpremultiply(
+                UnsafePointer(filtered), destination, width: destinationSize.width, rows: destinationSize.height)
 
         case let (_, vertical?, true):
             // Vertical first or only: that pass reads rows far apart, so premultiply everything first.
@@ -112,12 +113,14 @@ struct ResamplingPlan: Sendable {
         _ source: UnsafePointer<Source>, _ destination: UnsafeMutablePointer<UInt8>,
         _ vertical: AxisWeights, _ horizontal: AxisWeights, output: Output.Type
     ) {
-        let intermediate = UnsafeMutablePointer<Float>.allocate(capacity: sourceSize.width * destinationSize.height * 4)
+        let intermediate = UnsafeMutablePointer<Float>.allocate(
+            capacity: sourceSize.width * destinationSize.height * 4)
         defer { intermediate.deallocate() }
         verticalPass(source, intermediate, vertical, width: sourceSize.width, .unscaled)
         let floatWeights = horizontal.floatWeights(scaledBy: Self.intermediateScale(of: Source.self))
         nonisolated(unsafe) let intermediateRows = UnsafePointer(intermediate), destinationRows = destination
-        parallelism.forEachBand(rowCount: destinationSize.height, work: destinationSize.height * horizontal.totalTaps) {
+        let rows = destinationSize.height
+        parallelism.forEachBand(rowCount: rows, work: rows * horizontal.totalTaps) {
             resampleHorizontallyFromFloat(
                 source: intermediateRows, destination: destinationRows, weights: horizontal,
                 floatWeights: floatWeights, rows: $0, output: Output.self)
@@ -131,7 +134,8 @@ struct ResamplingPlan: Sendable {
         _ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<UInt8>,
         _ horizontal: AxisWeights, _ vertical: AxisWeights, premultiplying: Bool, output: Output.Type
     ) {
-        let intermediate = UnsafeMutablePointer<Float>.allocate(capacity: destinationSize.width * sourceSize.height * 4)
+        let intermediate = UnsafeMutablePointer<Float>.allocate(
+            capacity: destinationSize.width * sourceSize.height * 4)
         defer { intermediate.deallocate() }
         let scale: Float
         if premultiplying {
@@ -215,38 +219,5 @@ struct ResamplingPlan: Sendable {
             let offset = band.lowerBound * width * 4
             unpremultiplyAfterResampling(source + offset, into: destination + offset, pixelCount: band.count * width)
         }
-    }
-}
-
-// MARK: - ResamplingCost
-
-/// Estimated work of the two pass orders, in units of one horizontal pixel-tap.
-///
-/// The per-tap costs were measured in a release build (`Benchmarks/resampler/README.md`):
-/// both passes cost about the same per tap. Premultiplying a whole image before a
-/// vertical-first resize writes and rereads twice its size in memory; premultiplying
-/// row by row inside the horizontal pass stays in cache.
-struct ResamplingCost {
-    static let horizontalTap = 1.0
-    static let verticalTap = 1.0
-    static let premultiplyInCache = 1.0
-    static let premultiplyWholeImage = 3.0
-
-    let source: PixelSize
-    let destination: PixelSize
-    let premultiplies: Bool
-
-    /// Horizontal pass over every source row, then vertical over every output column.
-    func horizontalFirst(_ h: AxisWeights, _ v: AxisWeights) -> Double {
-        Double(source.height) * Double(h.totalTaps) * Self.horizontalTap
-            + Double(destination.width) * Double(v.totalTaps) * Self.verticalTap
-            + (premultiplies ? Double(source.pixelCount) * Self.premultiplyInCache : 0)
-    }
-
-    /// Vertical pass over every source column, then horizontal over every output row.
-    func verticalFirst(_ h: AxisWeights, _ v: AxisWeights) -> Double {
-        Double(source.width) * Double(v.totalTaps) * Self.verticalTap
-            + Double(destination.height) * Double(h.totalTaps) * Self.horizontalTap
-            + (premultiplies ? Double(source.pixelCount) * Self.premultiplyWholeImage : 0)
     }
 }

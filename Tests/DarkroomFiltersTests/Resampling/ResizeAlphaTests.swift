@@ -5,12 +5,13 @@ import Testing
 
 @Suite("Resizing images with alpha: transparent colours never bleed")
 struct ResizeAlphaTests {
-    /// Left half opaque red, right half fully transparent *green*.
+    /// Opaque red above the diagonal `x + y = 14`, fully transparent *green* below it, so
+    /// that resizing either axis blends across the boundary.
     static let redBesideClearGreen = Image(width: 16, height: 12, hasAlpha: true) { p in
         for y in 0..<12 {
             for x in 0..<16 {
                 let i = (y * 16 + x) * 4
-                if x < 8 { p[i] = 255; p[i + 1] = 0; p[i + 2] = 0; p[i + 3] = 255 }
+                if x + y < 14 { p[i] = 255; p[i + 1] = 0; p[i + 2] = 0; p[i + 3] = 255 }
                 else { p[i] = 0; p[i + 1] = 255; p[i + 2] = 0; p[i + 3] = 0 }
             }
         }
@@ -18,7 +19,9 @@ struct ResizeAlphaTests {
 
     @Test("no green fringe next to transparent green pixels", arguments: ResamplingKernel.allCases)
     func noFringe(kernel: ResamplingKernel) throws {
-        for size in [PixelSize(width: 5, height: 4), PixelSize(width: 7, height: 12), PixelSize(width: 48, height: 36)] {
+        let sizes = [PixelSize(width: 5, height: 4), PixelSize(width: 7, height: 12), PixelSize(width: 16, height: 5),
+                     PixelSize(width: 48, height: 36)]
+        for size in sizes {
             let out = try Resampler.resize(Self.redBesideClearGreen, to: size, kernel: kernel)
             var partial = 0
             for i in Swift.stride(from: 0, to: out.pixels.count, by: 4) where out.pixels[i + 3] > 0 {
@@ -43,7 +46,8 @@ struct ResizeAlphaTests {
     @Test("a fully transparent image stays fully transparent", arguments: ResamplingKernel.allCases)
     func fullyTransparent(kernel: ResamplingKernel) throws {
         let clear = TestImages.constant(RGBA(r: 30, g: 200, b: 90, a: 0), width: 20, height: 10, hasAlpha: true)
-        for size in [PixelSize(width: 3, height: 7), PixelSize(width: 41, height: 10), PixelSize(width: 20, height: 3)] {
+        let sizes = [PixelSize(width: 3, height: 7), PixelSize(width: 41, height: 10), PixelSize(width: 20, height: 3)]
+        for size in sizes {
             let out = try Resampler.resize(clear, to: size, kernel: kernel)
             #expect(out.hasAlpha)
             #expect(out.pixels.enumerated().allSatisfy { $0.offset % 4 != 3 || $0.element == 0 })
