@@ -55,13 +55,24 @@ let cases: [(String, Int, Int, Int, Int)] = [
 ]
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "alpha" { benchmarkAlphaConversions(width: 2560, height: 1600); exit(0) }
-if arguments.first == "compare", arguments.count >= 7 {
-    // compare RAW.rgba W H TW TH OTHER.rgba...: PSNR of our Lanczos3 against other resizes.
+if arguments.first == "compare", arguments.count >= 8 {
+    // compare RAW.rgba W H TW TH KERNEL OTHER.rgba...: PSNR of our resize against other resizes.
     let w = Int(arguments[2])!, h = Int(arguments[3])!, tw = Int(arguments[4])!, th = Int(arguments[5])!
     let pixels = [UInt8](FileManager.default.contents(atPath: arguments[1])!)
     let source = try Image(width: w, height: h, pixels: pixels, hasAlpha: false)
-    let ours = try Resampler.resize(source, to: PixelSize(width: tw, height: th))
-    for other in arguments[6...] {
+    let kernel = ResamplingKernel(rawValue: arguments[6])!
+    let ours = try Resampler.resize(source, to: PixelSize(width: tw, height: th), kernel: kernel)
+    let t = try best(7) { _ = try Resampler.resize(source, to: PixelSize(width: tw, height: th), kernel: kernel) }
+    let plan = ResamplingPlan(source: source.size, destination: ours.size, kernel: kernel, premultiplies: false,
+                              parallelism: .serial)
+    let serial = best(7) {
+        _ = pixels.withUnsafeBufferPointer { src in
+            Image(width: tw, height: th, hasAlpha: false) { plan.run(source: src.baseAddress!, destination: $0.baseAddress!) }
+        }
+    }
+    print(String(format: "Darkroom %@ %dx%d -> %dx%d: %.2f ms (%d threads), %.2f ms (1 thread)", kernel.rawValue,
+                 w, h, tw, th, t * 1e3, RowParallelism.processorCount, serial * 1e3))
+    for other in arguments[7...] {
         let theirs = try Image(width: tw, height: th, pixels: [UInt8](FileManager.default.contents(atPath: other)!),
                                hasAlpha: false)
         print(String(format: "PSNR(ours, %@) = %.2f dB", other, psnr(ours, theirs)))
@@ -88,22 +99,40 @@ if arguments.first == "orders" {
     }
     exit(0)
 }
+// The public API (all cores), or with `serial` the same plan on one thread (a separate
+// run: idle dispatch workers from earlier parallel runs would disturb it).
+let serialOnly = arguments.first == "serial"
+if serialOnly { arguments.removeFirst() }
 let kernels: [ResamplingKernel] = arguments.isEmpty
     ? [.lanczos3, .bilinear] : arguments.compactMap(ResamplingKernel.init(rawValue:))
-
-print("case | kernel | alpha | ms | input Mpx/s | output Mpx/s")
+let threads = serialOnly ? 1 : RowParallelism.processorCount
+print("| case | kernel | alpha | ms (\(threads) thread\(threads == 1 ? "" : "s")) | input Mpx/s | output Mpx/s |")
+print("|---|---|---|---|---|---|")
 for (name, sw, sh, dw, dh) in cases {
     for alpha in [false, true] {
         let source = photo(width: sw, height: sh, alpha: alpha)
+        let size = PixelSize(width: dw, height: dh)
         for kernel in kernels {
             var sink = 0
-            let t = try best(5) {
-                let out = try Resampler.resize(source, to: PixelSize(width: dw, height: dh), kernel: kernel)
+            let t = try best(7) {
+                let out: Image
+                if serialOnly {
+                    // Plan included, as in the public call.
+                    let plan = ResamplingPlan(source: source.size, destination: size, kernel: kernel,
+                                              premultiplies: alpha, parallelism: .serial)
+                    out = source.pixels.withUnsafeBufferPointer { src in
+                        Image(width: dw, height: dh, hasAlpha: alpha) {
+                            plan.run(source: src.baseAddress!, destination: $0.baseAddress!)
+                        }
+                    }
+                } else {
+                    out = try Resampler.resize(source, to: size, kernel: kernel)
+                }
                 sink &+= Int(out.pixels[out.pixels.count / 2])
             }
-            let inMP = Double(sw * sh) / 1e6 / t, outMP = Double(dw * dh) / 1e6 / t
-            print(String(format: "%@ | %@ | %@ | %.1f | %.0f | %.1f", name, kernel.rawValue, alpha ? "yes" : "no",
-                         t * 1000, inMP, outMP) + (sink == -1 ? "!" : ""))
+            let pixelsIn = Double(sw * sh) / 1e6, pixelsOut = Double(dw * dh) / 1e6
+            print(String(format: "| %@ | %@ | %@ | %.1f | %.0f | %.1f |", name, kernel.rawValue,
+                         alpha ? "yes" : "no", t * 1000, pixelsIn / t, pixelsOut / t) + (sink == -1 ? "!" : ""))
         }
     }
 }
