@@ -51,9 +51,10 @@ struct AxisWeights: Sendable {
 
         for i in 0..<destinationLength {
             let centre = (Double(i) + 0.5) * scale - 0.5
-            let first = max(0, Int((centre - radius).rounded(.up)))
-            var last = min(sourceLength - 1, Int((centre + radius).rounded(.down)))
-            if last - first + 1 > maxTaps { last = first + maxTaps - 1 }
+            // The window always holds a source index (it is at least one pixel wide and
+            // its centre lies inside the image); `max` only guards the arithmetic.
+            let first = min(sourceLength - 1, max(0, Int((centre - radius).rounded(.up))))
+            let last = max(first, min(sourceLength - 1, first + maxTaps - 1, Int((centre + radius).rounded(.down))))
 
             // Kernel values and their sum.
             let taps = last - first + 1

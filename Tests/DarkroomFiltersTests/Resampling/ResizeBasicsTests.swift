@@ -48,6 +48,25 @@ struct ResizeBasicsTests {
         }
     }
 
+    @Test("one-pixel and one-line images resize to constants and lines", arguments: [false, true])
+    func tinySources(alpha: Bool) throws {
+        let dot = TestImages.constant(RGBA(r: 9, g: 99, b: 199, a: alpha ? 99 : 255), width: 1, height: 1,
+                                      hasAlpha: alpha)
+        for size in [PixelSize(width: 1, height: 7), PixelSize(width: 6, height: 1), PixelSize(width: 5, height: 4)] {
+            let out = try Resampler.resize(dot, to: size)
+            let expected = TestImages.constant(dot.pixel(x: 0, y: 0), width: size.width, height: size.height,
+                                               hasAlpha: alpha)
+            #expect(ImageComparison.maxAbsoluteError(out, expected) <= 1, "1x1 → \(size)")
+        }
+        // A one-pixel-high ramp keeps its order along x when stretched and squeezed.
+        let line = TestImages.grey(width: 9, height: 1) { x, _ in UInt8(x * 30) }
+        for size in [PixelSize(width: 4, height: 3), PixelSize(width: 30, height: 1)] {
+            let out = try Resampler.resize(line, to: size, kernel: .bilinear)
+            let reds = (0..<size.width).map { out.pixel(x: $0, y: size.height - 1).r }
+            #expect(reds == reds.sorted(), "\(size): \(reds)")
+        }
+    }
+
     @Test("resizing to the same size returns equal pixels")
     func identity() throws {
         for image in [Pattern.gradient(), Pattern.gradient(alpha: true), Pattern.greyAlpha()] {
