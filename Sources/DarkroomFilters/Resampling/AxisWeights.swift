@@ -13,7 +13,8 @@
 /// their brightness.
 struct AxisWeights: Sendable {
     /// Weights are integers with this many fraction bits: 1.0 is `1 << 14`.
-    /// 14 bits keep any renormalised weight (at most 2.0) inside `Int16`.
+    /// 14 bits keep any renormalised weight (below 2.0 for these kernels) inside `Int16`,
+    /// which lets the first pass multiply with `pmaddwd`.
     static let fractionBits = 14
     static let one = 1 << fractionBits
 
