@@ -56,7 +56,7 @@ func floatHorizontal(_ source: UnsafePointer<Float>, _ destination: UnsafeMutabl
         UnsafeRawPointer(p + offset).loadUnaligned(as: SIMD4<Float>.self)
     }
     @inline(__always) func finish(_ v: SIMD4<Float>) -> SIMD4<Int32> {
-        rounded(v.replacing(with: 0, where: v .< 0)).clamped(lowerBound: zero, upperBound: full)
+        roundedToIntegers(v.replacing(with: 0, where: v .< 0)).clamped(lowerBound: zero, upperBound: full)
     }
     floatWeights.withUnsafeBufferPointer { fw in
         var row = 0

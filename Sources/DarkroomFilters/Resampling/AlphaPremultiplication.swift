@@ -51,7 +51,7 @@ func unpremultiplyAfterResampling(
         for i in Swift.stride(from: 0, to: count, by: 4) {
             let p = Int16.load4(source, i)
             let r = reciprocals[Int(p[3])]
-            let value = rounded(SIMD4<Float>(p) * SIMD4(r, r, r, alphaScale))
+            let value = roundedToIntegers(SIMD4<Float>(p) * SIMD4(r, r, r, alphaScale))
             UInt8.store4(value.clamped(lowerBound: zero, upperBound: full), destination, i)
         }
     }

@@ -14,7 +14,7 @@ protocol FloatPixelOutput: SendableMetatype {
 enum ClampedOutput: FloatPixelOutput {
     @inline(__always)
     static func finish(_ value: SIMD4<Float>) -> SIMD4<Int32> {
-        rounded(value).clamped(lowerBound: SIMD4(repeating: 0), upperBound: SIMD4(repeating: 255))
+        roundedToIntegers(value).clamped(lowerBound: SIMD4(repeating: 0), upperBound: SIMD4(repeating: 255))
     }
 }
 
@@ -26,10 +26,10 @@ enum UnpremultipliedOutput: FloatPixelOutput {
     static func finish(_ value: SIMD4<Float>) -> SIMD4<Int32> {
         let alpha = min(max(value[3], 0), 255)
         // At most 0.5 rounds to an alpha of 0 (halves to even), which takes the colour with
-        // it. Otherwise colours are at most 255 · 1.3 · 255 / 0.5, well inside `rounded`'s range.
+        // it. Otherwise colours are at most 255 · 1.3 · 255 / 0.5, well inside `roundedToIntegers`'s range.
         let scale: Float = alpha > 0.5 ? 255 / alpha : 0
         var straight = value * scale
         straight[3] = alpha
-        return rounded(straight).clamped(lowerBound: SIMD4(repeating: 0), upperBound: SIMD4(repeating: 255))
+        return roundedToIntegers(straight).clamped(lowerBound: SIMD4(repeating: 0), upperBound: SIMD4(repeating: 255))
     }
 }
