@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "DarkroomFilters", targets: ["DarkroomFilters"]),
         .library(name: "DarkroomConfig", targets: ["DarkroomConfig"]),
         .library(name: "Darkroom", targets: ["Darkroom"]),
+        .library(name: "DarkroomExampleFilters", targets: ["DarkroomExampleFilters"]),
         .executable(name: "darkroom", targets: ["DarkroomCLI"]),
     ],
     dependencies: [
@@ -76,13 +77,14 @@ let package = Package(
             name: "Darkroom",
             dependencies: [
                 "DarkroomCore", "DarkroomGD", "DarkroomJPEG", "DarkroomPNG", "DarkroomWebP",
-                "DarkroomFilters",
+                "DarkroomFilters", "DarkroomConfig",
             ]
         ),
+        .target(name: "DarkroomExampleFilters", dependencies: ["Darkroom", "DarkroomCore"]),
         .executableTarget(
             name: "DarkroomCLI",
             dependencies: [
-                "Darkroom",
+                "Darkroom", "DarkroomExampleFilters", "DarkroomConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -103,6 +105,10 @@ let package = Package(
         .testTarget(
             name: "DarkroomTests",
             dependencies: ["Darkroom", "DarkroomTestSupport"]
+        ),
+        .testTarget(
+            name: "DarkroomExampleFiltersTests",
+            dependencies: ["DarkroomExampleFilters", "Darkroom", "DarkroomTestSupport"]
         ),
         .testTarget(
             name: "DarkroomCLITests",

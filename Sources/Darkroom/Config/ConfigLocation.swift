@@ -1,0 +1,59 @@
+import DarkroomConfig
+import DarkroomCore
+import Foundation
+
+// MARK: - ConfigLocation
+
+/// Where a `filters.d/` configuration comes from.
+///
+/// Resolution order (what every `--config` option does): the explicit folder, else
+/// `$DARKROOM_CONFIG`, else `./filters.d` when it exists, else the default configuration
+/// embedded in Darkroom (the repository's `filters.d/`, compiled in).
+///
+/// ```swift
+/// let location = ConfigLocation.resolve(explicit: nil)
+/// let configuration = location.load(filters: Registry.standard.filters)
+/// ```
+public enum ConfigLocation: Sendable, Hashable, CustomStringConvertible {
+    case directory(String)
+    case embeddedDefault
+
+    /// The environment variable naming the config folder.
+    public static let environmentVariable = "DARKROOM_CONFIG"
+
+    public static func resolve(
+        explicit: String?,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        currentDirectory: String = FileManager.default.currentDirectoryPath
+    ) -> ConfigLocation {
+        if let explicit, !explicit.isEmpty { return .directory(explicit) }
+        if let fromEnvironment = environment[environmentVariable], !fromEnvironment.isEmpty {
+            return .directory(fromEnvironment)
+        }
+        let local = currentDirectory + "/filters.d"
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: local, isDirectory: &isDirectory), isDirectory.boolValue {
+            return .directory("filters.d")
+        }
+        return .embeddedDefault
+    }
+
+    /// Reads and validates the configuration against the registry's filters.
+    public func load(filters: [String: FilterSchema]) -> Configuration {
+        switch self {
+        case let .directory(path):
+            return ConfigLoader.load(directory: path, filters: filters)
+        case .embeddedDefault:
+            return ConfigLoader.load(
+                sources: EmbeddedDefaultConfig.files.map { ConfigSource(name: "(embedded)/\($0.name)", text: $0.text) },
+                filters: filters)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .directory(path): return path
+        case .embeddedDefault: return "the embedded default configuration"
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import DarkroomCore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// MARK: - Writing files atomically
+
+/// Writes a file so that readers see either the old file or the complete new one, never a
+/// half-written file: the bytes go to a temporary file in the same folder, are flushed,
+/// and are then renamed over the destination. A failure removes the temporary file.
+///
+/// ```swift
+/// try AtomicFileWriter.write(jpegBytes, to: "out/thumb.jpg")
+/// ```
+public enum AtomicFileWriter {
+    /// Writes `bytes` to `path` atomically, creating missing parent folders.
+    /// - Throws: ``DarkroomError/io(path:detail:)`` naming `path`.
+    public static func write(_ bytes: [UInt8], to path: String, createDirectories: Bool = true) throws {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        if createDirectories, !FileManager.default.fileExists(atPath: folder) {
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw DarkroomError.io(path: path, detail: "cannot create folder \(folder)")
+            }
+        }
+        let temporary = folder + "/." + url.lastPathComponent + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw DarkroomError.io(path: path, detail: FileBytes.errnoText(errno)) }
+        var succeeded = false
+        defer {
+            if !succeeded { unlink(temporary) }
+        }
+        do {
+            defer { close(fd) }
+            try bytes.withUnsafeBytes { raw in
+                var done = 0
+                while done < raw.count {
+                    let n = Glibc.write(fd, raw.baseAddress! + done, raw.count - done)
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        throw DarkroomError.io(path: path, detail: FileBytes.errnoText(errno))
+                    }
+                    done += n
+                }
+            }
+            guard fsync(fd) == 0 else { throw DarkroomError.io(path: path, detail: FileBytes.errnoText(errno)) }
+        }
+        guard rename(temporary, path) == 0 else { throw DarkroomError.io(path: path, detail: FileBytes.errnoText(errno)) }
+        succeeded = true
+    }
+}

@@ -1,0 +1,54 @@
+import DarkroomCore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// MARK: - Reading files
+
+/// Reads whole files into memory, refusing oversized ones before reading a byte.
+///
+/// ```swift
+/// let bytes = try FileBytes.read("photo.jpg", maxBytes: DecodeLimits.defaultMaxInputBytes)
+/// ```
+public enum FileBytes {
+    /// The bytes of the regular file at `path`.
+    /// - Throws: ``DarkroomError/io(path:detail:)`` when it cannot be opened or is not a
+    ///   regular file; ``DarkroomError/inputTooLarge(byteCount:limit:)`` when it is larger
+    ///   than `maxBytes` (checked from its size, before reading).
+    public static func read(_ path: String, maxBytes: Int = DecodeLimits.defaultMaxInputBytes) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw DarkroomError.io(path: path, detail: errnoText(errno)) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw DarkroomError.io(path: path, detail: errnoText(errno)) }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw DarkroomError.io(path: path, detail: "is a directory, not a file") }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw DarkroomError.io(path: path, detail: "not a regular file") }
+        let size = Int(info.st_size)
+        if size > maxBytes { throw DarkroomError.inputTooLarge(byteCount: size, limit: maxBytes) }
+        if size == 0 { return [] }
+        return try [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            var done = 0
+            while done < size {
+                let n = Glibc.read(fd, buffer.baseAddress! + done, size - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    count = 0
+                    throw DarkroomError.io(path: path, detail: errnoText(errno))
+                }
+                if n == 0 { break }  // the file shrank while we read it
+                done += n
+            }
+            count = done
+        }
+    }
+
+    static func errnoText(_ code: Int32) -> String {
+        switch code {
+        case ENOENT: return "no such file or directory"
+        case EACCES: return "permission denied"
+        default: return String(cString: strerror(code)).lowercased()
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import DarkroomConfig
+import DarkroomCore
+import Foundation
+import Synchronization
+
+// MARK: - Batch
+
+/// Renders variants of many inputs into a folder: `OUT/<variant>/<relative stem>.<ext>`.
+/// Each input is read and decoded once for all its variants; inputs run on `jobs` threads;
+/// one failure does not stop the rest.
+///
+/// ```swift
+/// let batch = Batch(inputs: try BatchInput.expand(["photos"]), targets: targets, outputDirectory: "out")
+/// let summary = batch.run(renderer: VariantRenderer(registry: .standard), jobs: 2) { event in print(event) }
+/// print(summary.succeeded, summary.failures.count)
+/// ```
+public struct Batch: Sendable {
+    public var inputs: [BatchInput]
+    public var targets: [RenderTarget]
+    public var outputDirectory: String
+
+    public init(inputs: [BatchInput], targets: [RenderTarget], outputDirectory: String) {
+        self.inputs = inputs
+        self.targets = targets
+        self.outputDirectory = outputDirectory
+    }
+
+    // MARK: - Results
+
+    /// One input that failed, and why.
+    public struct Failure: Sendable {
+        public var input: String
+        public var error: any Error
+    }
+
+    /// What happened to one input, reported as it finishes.
+    public struct Progress: Sendable {
+        public var finished: Int
+        public var total: Int
+        public var input: String
+        public var outputs: [String]
+        public var error: (any Error)?
+    }
+
+    /// The outcome of a whole batch.
+    public struct Summary: Sendable {
+        public var succeeded: Int
+        public var failures: [Failure]
+        public var outputs: Int
+        public var seconds: Double
+        /// Inputs finished (succeeded or failed) per second.
+        public var imagesPerSecond: Double { seconds > 0 ? Double(succeeded + failures.count) / seconds : 0 }
+    }
+
+    // MARK: - Running
+
+    /// Runs the batch on `jobs` worker threads (1 = on the calling thread only), calling
+    /// `progress` (from any worker, serialised) after each input.
+    public func run(
+        renderer: VariantRenderer, jobs: Int = 1, counters: StageCounters? = nil,
+        progress: @escaping @Sendable (Progress) -> Void = { _ in }
+    ) -> Summary {
+        struct State {
+            var next = 0
+            var finished = 0
+            var succeeded = 0
+            var outputs = 0
+            var failures: [Failure] = []
+        }
+        let state = Mutex(State())
+        let start = Date()
+        let collisions = collidingStems()
+        let work: @Sendable (Int) -> Void = { _ in
+            while true {
+                let index: Int? = state.withLock { s in
+                    guard s.next < inputs.count else { return nil }
+                    defer { s.next += 1 }
+                    return s.next
+                }
+                guard let index else { return }
+                let input = inputs[index]
+                var written: [String] = []
+                var failure: (any Error)?
+                do {
+                    if let first = collisions[input.relativeStem], first != input.path {
+                        throw DarkroomError.io(
+                            path: input.path, detail: "its outputs would overwrite those of \(first) (same name); rename one")
+                    }
+                    written = try render(input, renderer: renderer, counters: counters)
+                } catch {
+                    failure = error
+                }
+                state.withLock { s in
+                    s.finished += 1
+                    if let failure {
+                        s.failures.append(Failure(input: input.path, error: failure))
+                    } else {
+                        s.succeeded += 1
+                        s.outputs += written.count
+                    }
+                    progress(Progress(finished: s.finished, total: inputs.count, input: input.path, outputs: written, error: failure))
+                }
+            }
+        }
+        let workers = max(1, min(jobs, inputs.count))
+        if workers == 1 {
+            work(0)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: workers, execute: work)
+        }
+        return state.withLock { s in
+            let order = Dictionary(uniqueKeysWithValues: inputs.enumerated().map { ($1.path, $0) })
+            return Summary(
+                succeeded: s.succeeded,
+                failures: s.failures.sorted { (order[$0.input] ?? 0) < (order[$1.input] ?? 0) },
+                outputs: s.outputs, seconds: Date().timeIntervalSince(start))
+        }
+    }
+
+    /// Renders every target of one input and writes them; returns the paths written.
+    public func render(_ input: BatchInput, renderer: VariantRenderer, counters: StageCounters? = nil) throws -> [String] {
+        let bytes = try FileBytes.read(input.path, maxBytes: renderer.limits.maxInputBytes)
+        let rendered = try renderer.render(bytes, targets: targets, counters: counters)
+        var written: [String] = []
+        for output in rendered {
+            let path = "\(outputDirectory)/\(output.name)/\(input.relativeStem).\(output.format.preferredFileExtension)"
+            try AtomicFileWriter.write(output.bytes, to: path)
+            written.append(path)
+        }
+        return written
+    }
+
+    /// Stems produced by more than one input, mapped to the first input that claims them.
+    private func collidingStems() -> [String: String] {
+        var first: [String: String] = [:]
+        var colliding: [String: String] = [:]
+        for input in inputs {
+            if let owner = first[input.relativeStem] {
+                colliding[input.relativeStem] = owner
+            } else {
+                first[input.relativeStem] = input.path
+            }
+        }
+        return colliding
+    }
+}

@@ -1,0 +1,113 @@
+import DarkroomCore
+import DarkroomFilters
+import Foundation
+
+// MARK: - Conversion
+
+/// One file-to-file conversion: decode upright, optionally fit inside a box
+/// (with shrink-on-load), encode, and write atomically. What `darkroom convert` runs.
+///
+/// ```swift
+/// var conversion = Conversion(input: "cat.jpg", output: "cat.webp")
+/// conversion.maxSize = PixelSize(width: 512, height: 512)
+/// let result = try conversion.run(using: .standard)
+/// print(result.outputSize) // e.g. 512x341
+/// ```
+public struct Conversion: Sendable {
+    public var input: String
+    public var output: String
+    /// The output format; `nil` = from the output file's extension.
+    public var format: ImageFormat?
+    /// Encoder settings other than the format (quality, progressive, level, lossless, speed).
+    public var quality: Int?
+    public var progressive = false
+    public var compressionLevel: Int?
+    public var lossless = false
+    public var speed: Int?
+    /// Fit the upright image inside this box, keeping its aspect ratio; never enlarges.
+    public var maxSize: PixelSize?
+    /// Decode at a reduced scale when fitting (JPEG DCT scaling). Turn off only to measure it.
+    public var shrinkOnLoad = true
+    /// The resampling kernel used to fit.
+    public var kernel: ResamplingKernel = .lanczos3
+    /// Apply EXIF orientation (default `true`).
+    public var appliesOrientation = true
+    public var limits = DecodeLimits()
+
+    public init(input: String, output: String) {
+        self.input = input
+        self.output = output
+    }
+
+    // MARK: - Result
+
+    /// What a conversion did.
+    public struct Result: Sendable, Hashable {
+        public var inputHeader: ImageHeader
+        /// The size the decoder produced (smaller than the input with shrink-on-load).
+        public var decodedSize: PixelSize
+        public var outputSize: PixelSize
+        public var outputFormat: ImageFormat
+        public var outputBytes: Int
+    }
+
+    // MARK: - Running
+
+    /// The output format: ``format`` if set, else the output file's extension.
+    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` when neither names one.
+    public func resolvedFormat() throws -> ImageFormat {
+        if let format { return format }
+        let ext = URL(fileURLWithPath: output).pathExtension
+        guard let byExtension = ImageFormat(fileExtension: ext) else {
+            throw DarkroomError.invalidArgument(
+                name: "output extension", value: ext.isEmpty ? "(none)" : "." + ext,
+                expected: "a known image extension (\(knownExtensions)) or --format")
+        }
+        return byExtension
+    }
+
+    /// The encoder options this conversion writes with.
+    public func encodeOptions() throws -> EncodeOptions {
+        EncodeOptions(
+            format: try resolvedFormat(), quality: quality, progressive: progressive,
+            compressionLevel: compressionLevel, lossless: lossless, speed: speed)
+    }
+
+    /// Reads, converts and writes. Nothing is written when anything fails.
+    public func run(using registry: Registry) throws -> Result {
+        let options = try encodeOptions()
+        try options.validate()
+        _ = try registry.encoder(for: options.format)  // fail before decoding if unwritable
+        let bytes = try FileBytes.read(input, maxBytes: limits.maxInputBytes)
+        let (header, encoded, decodedSize, outputSize) = try convert(bytes, options: options, registry: registry)
+        try AtomicFileWriter.write(encoded, to: output)
+        return Result(
+            inputHeader: header, decodedSize: decodedSize, outputSize: outputSize,
+            outputFormat: options.format, outputBytes: encoded.count)
+    }
+
+    /// Converts in memory: decode (with a size hint when fitting), fit, encode.
+    public func convert(
+        _ bytes: [UInt8], options: EncodeOptions, registry: Registry
+    ) throws -> (header: ImageHeader, bytes: [UInt8], decodedSize: PixelSize, outputSize: PixelSize) {
+        try limits.check(byteCount: bytes.count)
+        let header = try ImageProbe.probe(bytes)
+        try limits.check(header)
+        let upright = appliesOrientation ? header.uprightSize : header.size
+        let target = maxSize.map { upright.fitting(within: $0, allowUpscaling: false) }
+        let decodeOptions = DecodeOptions(
+            sizeHint: shrinkOnLoad ? target : nil, appliesOrientation: appliesOrientation, limits: limits)
+        let decoder = try registry.decoder(for: header, options: decodeOptions)
+        let decoded = try decoder.decode(bytes, header: header, options: decodeOptions)
+        var image = decoded
+        if let target, image.size != target {
+            image = try Resampler.resize(image, to: target, kernel: kernel)
+        }
+        let encoded = try registry.encoder(for: options.format).encode(image, options: options)
+        return (header, encoded, decoded.size, image.size)
+    }
+
+    private var knownExtensions: String {
+        ImageFormat.allCases.map { "." + $0.preferredFileExtension }.joined(separator: ", ")
+    }
+}

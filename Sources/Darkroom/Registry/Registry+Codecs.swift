@@ -1,0 +1,35 @@
+import DarkroomCore
+
+// MARK: - Decoding and encoding through the registry
+
+extension Registry {
+    /// Probes, checks limits, picks a decoder and decodes.
+    ///
+    /// ```swift
+    /// let image = try Registry.standard.decode(bytes)   // upright RGBA8
+    /// ```
+    /// - Throws: ``DarkroomError`` — limits are checked from the header before any
+    ///   pixel memory is allocated.
+    public func decode(_ bytes: [UInt8], options: DecodeOptions = DecodeOptions()) throws -> Image {
+        try decodeWithHeader(bytes, options: options).image
+    }
+
+    /// Like ``decode(_:options:)``, also returning the probed header.
+    public func decodeWithHeader(_ bytes: [UInt8], options: DecodeOptions = DecodeOptions()) throws -> (header: ImageHeader, image: Image) {
+        try options.limits.check(byteCount: bytes.count)
+        let header = try ImageProbe.probe(bytes)
+        try options.limits.check(header)
+        let decoder = try decoder(for: header, options: options)
+        return (header, try decoder.decode(bytes, header: header, options: options))
+    }
+
+    /// Validates the options, picks the encoder for `options.format`, and encodes.
+    ///
+    /// ```swift
+    /// let webp = try Registry.standard.encode(image, options: EncodeOptions(format: .webp, quality: 75))
+    /// ```
+    public func encode(_ image: Image, options: EncodeOptions) throws -> [UInt8] {
+        try options.validate()
+        return try encoder(for: options.format).encode(image, options: options)
+    }
+}

@@ -1,0 +1,66 @@
+import DarkroomCore
+import DarkroomFilters
+import DarkroomGD
+import DarkroomJPEG
+import DarkroomPNG
+import DarkroomWebP
+
+// MARK: - The standard wiring
+
+extension Registry {
+    /// Darkroom's default components, fastest first:
+    ///
+    /// | job | asked in order |
+    /// | --- | --- |
+    /// | decode JPEG | libjpeg-turbo (DCT shrink-on-load), then libgd |
+    /// | decode PNG | libpng (8/16-bit, exact alpha), then libgd |
+    /// | decode WebP | libwebp (exact alpha), then libgd |
+    /// | decode GIF, AVIF, HEIF, TIFF, BMP, TGA | libgd |
+    /// | encode JPEG / PNG / WebP | libjpeg-turbo / libpng / libwebp |
+    /// | encode AVIF, GIF, BMP, TIFF | libgd |
+    ///
+    /// ```swift
+    /// let image = try Registry.standard.decode(bytes)
+    /// ```
+    public static let standard: Registry = {
+        var registry = Registry()
+        registry.registerStandardCodecs()
+        registry.registerStandardFilters()
+        return registry
+    }()
+
+    /// The standard codecs only (what the overlay filter decodes its image with).
+    public static let standardCodecs: Registry = {
+        var registry = Registry()
+        registry.registerStandardCodecs()
+        return registry
+    }()
+
+    /// Registers DarkroomFilters' standard filters, and `overlay` decoding its image file
+    /// with the standard codecs (a relative path is relative to the working directory).
+    public mutating func registerStandardFilters() {
+        for schema in StandardFilters.schemas {
+            register(filter: schema, origin: "DarkroomFilters")
+        }
+        register(
+            filter: StandardFilters.overlaySchema(loadingWith: { path in
+                try Registry.standardCodecs.decode(FileBytes.read(path))
+            }),
+            origin: "DarkroomFilters")
+    }
+
+    /// Appends the standard decoders and encoders (see ``standard``).
+    public mutating func registerStandardCodecs() {
+        register(decoder: JPEGDecoder())
+        register(decoder: PNGDecoder())
+        register(decoder: WebPDecoder())
+        register(decoder: GDDecoder())
+
+        register(encoder: JPEGEncoder())
+        register(encoder: PNGEncoder())
+        register(encoder: WebPEncoder())
+        for format in [ImageFormat.avif, .gif, .bmp, .tiff] where GDEncoder.supports(format) {
+            register(encoder: GDEncoder(format: format))
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import DarkroomConfig
+import DarkroomCore
+
+// MARK: - RenderTarget
+
+/// One output to render from a source: a filter chain and encoder settings, named.
+///
+/// ```swift
+/// let target = RenderTarget(variant: configuration.variant(named: "avatar")!)
+/// let adHoc = RenderTarget(name: "custom", chain: FilterChain([blur]), encoding: VariantEncoding(format: .webp))
+/// ```
+public struct RenderTarget: Sendable {
+    public var name: String
+    public var chain: FilterChain
+    public var encoding: VariantEncoding
+
+    public init(name: String, chain: FilterChain, encoding: VariantEncoding) {
+        self.name = name
+        self.chain = chain
+        self.encoding = encoding
+    }
+
+    /// The target for a configured variant.
+    public init(variant: ResolvedVariant) {
+        self.init(name: variant.name, chain: variant.chain, encoding: variant.encoding)
+    }
+
+    /// The chain identifier plus the encoder settings: equal identifiers render equal bytes
+    /// (from the same source), so they are computed once and cached once.
+    public var identifier: String { chain.identifier + ResolvedVariant.encodingSeparator + encoding.identifier }
+}
+
+// MARK: - RenderedVariant
+
+/// One rendered output.
+public struct RenderedVariant: Sendable {
+    /// The target's name (the variant name).
+    public var name: String
+    /// The target's identifier (chain + encoder settings).
+    public var identifier: String
+    /// The final pixels, before encoding.
+    public var image: Image
+    /// The encoded bytes.
+    public var bytes: [UInt8]
+    /// The format the bytes are in.
+    public var format: ImageFormat
+}

@@ -1,0 +1,101 @@
+import ArgumentParser
+import Darkroom
+import DarkroomConfig
+import DarkroomCore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// MARK: - darkroom batch
+
+struct BatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "batch",
+        abstract: "Render variants of many images into a folder.",
+        discussion: """
+            INPUTs are files or folders (walked recursively for image files). Each variant of an \
+            input is written as OUT/VARIANT/RELATIVE-NAME.EXT. Every input is decoded once for all \
+            its variants. A failure does not stop the others; at the end a summary is printed, each \
+            failure is listed as 'darkroom: error: INPUT: reason', and the exit status is 1 if any \
+            failed. On a terminal a progress bar is drawn on stderr; otherwise one line per input \
+            is printed.
+
+            Example:
+              darkroom batch photos/ extra.png --variant thumbnail --variant avatar --out out --jobs 2
+            """
+    )
+
+    @Argument(help: "Image files and folders.")
+    var inputs: [String]
+
+    @Option(name: .customLong("variant"), help: "A variant from the configuration (repeatable).")
+    var variants: [String]
+
+    @Option(help: "The output folder.")
+    var out: String
+
+    @Option(help: "Images rendered at once (default: 1).")
+    var jobs: Int = 1
+
+    @Option(help: "The filters.d folder (default: $DARKROOM_CONFIG, else ./filters.d, else the embedded default).")
+    var config: String?
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        guard !variants.isEmpty else { throw ValidationError("give at least one --variant") }
+    }
+
+    func run() throws {
+        let (location, configuration) = CommandRegistry.configuration(config)
+        let targets: [RenderTarget]
+        let found: [BatchInput]
+        do {
+            targets = try VariantSelection.targets(variants: variants, configuration: configuration, location: location)
+        } catch {
+            throw CommandFailure.exit(subject: variants.joined(separator: ","), error)
+        }
+        do {
+            found = try BatchInput.expand(inputs)
+        } catch {
+            throw CommandFailure.exit(subject: inputs.joined(separator: " "), error)
+        }
+        let batch = Batch(inputs: found, targets: targets, outputDirectory: out)
+        let display = ProgressDisplay(isTerminal: isatty(STDERR_FILENO) == 1)
+        let summary = batch.run(renderer: VariantRenderer(registry: CommandRegistry.shared), jobs: jobs) { progress in
+            display.show(progress)
+        }
+        display.finish()
+        print(String(
+            format: "batch: %d done, %d failed, %d files written, %.2f s, %.1f images/s",
+            summary.succeeded, summary.failures.count, summary.outputs, summary.seconds, summary.imagesPerSecond))
+        for failure in summary.failures {
+            _ = CommandFailure.exit(subject: failure.input, failure.error)
+        }
+        if !summary.failures.isEmpty { throw ExitCode(1) }
+    }
+}
+
+// MARK: - Progress
+
+/// A progress bar on a terminal (stderr, redrawn in place), plain lines otherwise (stdout).
+struct ProgressDisplay: Sendable {
+    var isTerminal: Bool
+
+    func show(_ progress: Batch.Progress) {
+        if isTerminal {
+            let width = 30
+            let filled = progress.total == 0 ? width : width * progress.finished / progress.total
+            let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+            FileHandle.standardError.write(Data("\r[\(bar)] \(progress.finished)/\(progress.total)".utf8))
+        } else {
+            let status = progress.error == nil ? "ok, \(progress.outputs.count) files" : "failed"
+            print("[\(progress.finished)/\(progress.total)] \(progress.input): \(status)")
+        }
+    }
+
+    func finish() {
+        if isTerminal { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}

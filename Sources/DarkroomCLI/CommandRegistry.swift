@@ -1,0 +1,21 @@
+import Darkroom
+import DarkroomConfig
+import DarkroomExampleFilters
+
+// MARK: - The tool's registry
+
+/// The registry the `darkroom` tool uses: Darkroom's standard components plus the example
+/// extension module — registered exactly the way an application registers its own modules.
+enum CommandRegistry {
+    static let shared: Registry = {
+        var registry = Registry.standard
+        ExampleFilters.register(in: &registry)
+        return registry
+    }()
+
+    /// Loads the configuration `--config` (or its fallbacks) names.
+    static func configuration(_ explicit: String?) -> (ConfigLocation, Configuration) {
+        let location = ConfigLocation.resolve(explicit: explicit)
+        return (location, location.load(filters: shared.filters))
+    }
+}

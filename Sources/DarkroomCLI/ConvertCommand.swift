@@ -1,0 +1,109 @@
+import ArgumentParser
+import Darkroom
+import DarkroomCore
+import DarkroomFilters
+
+// MARK: - darkroom convert
+
+struct ConvertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Decode an image upright and encode it, optionally fitted inside a box.",
+        discussion: """
+            The output format comes from OUTPUT's extension unless --format is given. \
+            --max-size fits the image inside WxH keeping its aspect ratio (never enlarging), \
+            decoding JPEGs at a reduced DCT scale first (shrink-on-load). The output file is \
+            written to a temporary file and renamed, so it is never left half-written.
+
+            Examples:
+              darkroom convert photo.jpg -o thumb.webp --max-size 256x256
+              darkroom convert scan.tiff -o scan.jpg --quality 90 --progressive
+            """
+    )
+
+    @Argument(help: "The input image file.")
+    var input: String
+
+    @Option(name: .shortAndLong, help: "The output file.")
+    var output: String
+
+    @Option(help: "Output format: \(ImageFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var format: String?
+
+    @Option(help: "Lossy quality 1…100 (JPEG, WebP, AVIF).")
+    var quality: Int?
+
+    @Option(name: .customLong("max-size"), help: ArgumentHelp("Fit inside WxH, keeping aspect ratio.", valueName: "WxH"))
+    var maxSize: String?
+
+    @Flag(help: "Write a progressive JPEG.")
+    var progressive = false
+
+    @Option(help: "PNG compression level 0…9.")
+    var compression: Int?
+
+    @Flag(help: "Lossless WebP.")
+    var lossless = false
+
+    @Option(help: "AVIF encoder speed 0 (slow, small) … 10 (fast).")
+    var speed: Int?
+
+    @Option(help: "Resampling kernel for --max-size: \(ResamplingKernel.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var kernel: String = ResamplingKernel.lanczos3.rawValue
+
+    @Flag(name: .customLong("no-auto-orient"), help: "Keep the stored pixels; do not apply EXIF orientation.")
+    var noAutoOrient = false
+
+    @Flag(name: .customLong("no-shrink-on-load"), help: "Decode at full size even when --max-size allows less (for measuring).")
+    var noShrinkOnLoad = false
+
+    @Option(name: .customLong("max-pixels"), help: "Refuse images with more pixels than this (default 100000000).")
+    var maxPixels: Int = DecodeLimits.defaultMaxPixels
+
+    func run() throws {
+        do {
+            let result = try makeConversion().run(using: .standard)
+            let h = result.inputHeader
+            print("\(input) (\(h.format.rawValue) \(h.width)x\(h.height)) -> \(output) "
+                + "(\(result.outputFormat.rawValue) \(result.outputSize), \(result.outputBytes) bytes)")
+        } catch {
+            throw CommandFailure.exit(subject: input, error)
+        }
+    }
+
+    private func makeConversion() throws -> Conversion {
+        var conversion = Conversion(input: input, output: output)
+        if let format {
+            guard let parsed = ImageFormat(name: format) else {
+                throw DarkroomError.invalidArgument(
+                    name: "--format", value: format,
+                    expected: "one of \(ImageFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            conversion.format = parsed
+        }
+        if let maxSize {
+            guard let size = PixelSize(parsing: maxSize) else {
+                throw DarkroomError.invalidArgument(name: "--max-size", value: maxSize, expected: "WxH with positive integers, e.g. 256x256")
+            }
+            conversion.maxSize = size
+        }
+        guard let kernel = ResamplingKernel(rawValue: kernel) else {
+            throw DarkroomError.invalidArgument(
+                name: "--kernel", value: kernel,
+                expected: "one of \(ResamplingKernel.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard maxPixels > 0 else {
+            throw DarkroomError.invalidArgument(name: "--max-pixels", value: String(maxPixels), expected: "a positive integer")
+        }
+        conversion.kernel = kernel
+        conversion.quality = quality
+        conversion.progressive = progressive
+        conversion.compressionLevel = compression
+        conversion.lossless = lossless
+        conversion.speed = speed
+        conversion.appliesOrientation = !noAutoOrient
+        conversion.shrinkOnLoad = !noShrinkOnLoad
+        conversion.limits.maxPixels = maxPixels
+        return conversion
+    }
+}

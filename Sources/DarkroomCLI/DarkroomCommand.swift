@@ -1,0 +1,43 @@
+import ArgumentParser
+import Darkroom
+import DarkroomCore
+import Foundation
+
+// MARK: - darkroom
+
+/// The `darkroom` command-line tool.
+@main
+struct DarkroomCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "darkroom",
+        abstract: "Fetch, decode, transform, cache and serve images.",
+        discussion: """
+            Formats are detected from the bytes, never from file names. Errors print one line, \
+            'darkroom: error: INPUT: reason', and exit with status 1.
+            """,
+        version: DarkroomVersion.string,
+        subcommands: [
+            ProbeCommand.self, ConvertCommand.self, RenderCommand.self, BatchCommand.self, CheckCommand.self,
+            ListCommand.self,
+        ]
+    )
+}
+
+// MARK: - Reporting errors
+
+/// Prints `darkroom: error: SUBJECT: reason` on stderr and exits with status 1.
+enum CommandFailure {
+    static func exit(subject: String, _ error: any Error) -> ExitCode {
+        let line: String
+        switch error {
+        case let DarkroomError.io(path, detail):
+            line = "darkroom: error: \(path): \(detail)"
+        case let error as DarkroomError:
+            line = "darkroom: error: \(subject): \(error)"
+        default:
+            line = "darkroom: error: \(subject): \(error.localizedDescription)"
+        }
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+        return ExitCode(1)
+    }
+}

@@ -1,0 +1,151 @@
+import ArgumentParser
+import Darkroom
+import DarkroomConfig
+import DarkroomCore
+import Foundation
+
+// MARK: - darkroom list
+
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the filters with their arguments, and the variants with their identifiers.",
+        discussion: """
+            Variants show where they were defined (file:line), which earlier definitions they \
+            override, and which other variants share their identifier (and so one cache entry \
+            and one computation). --config defaults to $DARKROOM_CONFIG, else ./filters.d, else \
+            the embedded default.
+            """
+    )
+
+    @Option(help: "The filters.d folder (default: $DARKROOM_CONFIG, else ./filters.d).")
+    var config: String?
+
+    @Flag(help: "Print one JSON object instead of text.")
+    var json = false
+
+    func run() throws {
+        let (location, configuration) = CommandRegistry.configuration(config)
+        let listing = Listing(registry: CommandRegistry.shared, configuration: configuration, location: location)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(listing), as: UTF8.self))
+        } else {
+            print(listing.text, terminator: "")
+        }
+        for diagnostic in configuration.diagnostics {
+            FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))
+        }
+    }
+}
+
+// MARK: - Listing
+
+/// What `darkroom list` shows, derived from the filter declarations and the configuration.
+struct Listing: Encodable {
+    struct Argument: Encodable {
+        var name: String
+        var type: String
+        var allowed: String
+        var minimum: Double?
+        var maximum: Double?
+        var choices: [String]?
+        var `default`: String?
+        var required: Bool
+        var unit: String?
+        var summary: String
+    }
+
+    struct Filter: Encodable {
+        var name: String
+        var summary: String
+        var origin: String
+        var idempotent: Bool
+        var identifierExample: String
+        var arguments: [Argument]
+    }
+
+    struct Variant: Encodable {
+        var name: String
+        var description: String?
+        var identifier: String
+        var base: String?
+        var definedAt: String
+        var overrides: [String]
+        var sharesIdentifierWith: [String]
+    }
+
+    var config: String
+    var filters: [Filter]
+    var variants: [Variant]
+
+    init(registry: Registry, configuration: Configuration, location: ConfigLocation) {
+        config = location.description
+        filters = registry.filters.keys.sorted().map { name in
+            let schema = registry.filters[name]!
+            return Filter(
+                name: name, summary: schema.summary, origin: registry.filterOrigins[name] ?? "app",
+                idempotent: schema.isIdempotent, identifierExample: Self.example(schema),
+                arguments: schema.arguments.map(Self.argument))
+        }
+        let sharing = configuration.variantNamesByIdentifier
+        variants = configuration.variants.map { variant in
+            Variant(
+                name: variant.name, description: variant.description, identifier: variant.identifier,
+                base: variant.base, definedAt: variant.definedAt.description,
+                overrides: variant.overrides.map(\.description),
+                sharesIdentifierWith: (sharing[variant.identifier] ?? []).filter { $0 != variant.name })
+        }
+    }
+
+    // MARK: - Deriving from declarations
+
+    static func argument(_ a: FilterArgument) -> Argument {
+        var result = Argument(
+            name: a.name, type: "", allowed: a.expectation, default: a.defaultValue?.canonicalText,
+            required: a.isRequired, unit: a.unit, summary: a.summary)
+        switch a.kind {
+        case let .integer(range):
+            result.type = "integer"; result.minimum = Double(range.lowerBound); result.maximum = Double(range.upperBound)
+        case let .number(range):
+            result.type = "number"; result.minimum = range.lowerBound; result.maximum = range.upperBound
+        case .boolean: result.type = "boolean"
+        case .color: result.type = "color"
+        case let .choice(words): result.type = "choice"; result.choices = words
+        case .text: result.type = "text"
+        }
+        return result
+    }
+
+    /// The identifier of the filter with its defaults, or the argument list for required ones.
+    static func example(_ schema: FilterSchema) -> String {
+        guard !schema.arguments.isEmpty else { return schema.name }
+        let parts = schema.arguments.sorted { $0.name < $1.name }.map { "\($0.name)=\($0.defaultValue?.canonicalText ?? "…")" }
+        return "\(schema.name)(\(parts.joined(separator: ",")))"
+    }
+
+    // MARK: - Text
+
+    var text: String {
+        var out = "Filters\n"
+        for filter in filters {
+            out += "  \(filter.name)  — \(filter.summary)  [\(filter.origin)\(filter.idempotent ? ", idempotent" : "")]\n"
+            for a in filter.arguments {
+                let fallback = a.default.map { "default \($0)" } ?? "required"
+                out += "      \(a.name): \(a.allowed); \(fallback) — \(a.summary)\n"
+            }
+        }
+        out += "\nVariants (from \(config))\n"
+        for v in variants {
+            out += "  \(v.name)\(v.description.map { "  — \($0)" } ?? "")\n"
+            out += "      identifier: \(v.identifier)\n"
+            out += "      defined at: \(v.definedAt)\(v.base.map { ", base: \($0)" } ?? "")\n"
+            for o in v.overrides { out += "      overrides:  \(o)\n" }
+            if !v.sharesIdentifierWith.isEmpty {
+                out += "      same output as: \(v.sharesIdentifierWith.joined(separator: ", ")) (one cache entry, one computation)\n"
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,121 @@
+import ArgumentParser
+import Darkroom
+import DarkroomConfig
+import DarkroomCore
+import Foundation
+
+// MARK: - darkroom render
+
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Render variants (or an ad-hoc filter chain) of one image.",
+        discussion: """
+            With one --variant, OUT is the output file (or a folder, if it is one). With several \
+            --variant options, OUT is a folder and each variant is written as OUT/NAME.EXT. The \
+            source is decoded once, at the smallest size every variant allows, and chain prefixes \
+            shared by variants are computed once.
+
+            --filter takes the identifier syntax, e.g. 'aspect-fill(height=128,width=128)'; \
+            give it several times for a chain. The output format then comes from OUT's extension \
+            or --format.
+
+            Examples:
+              darkroom render photo.jpg --variant avatar -o avatar.png
+              darkroom render photo.jpg --variant thumbnail --variant preview -o out/
+              darkroom render photo.jpg --filter 'aspect-fit(height=300,width=300)' --filter grayscale -o g.webp
+            """
+    )
+
+    @Argument(help: "The source image file.")
+    var source: String
+
+    @Option(name: .customLong("variant"), help: "A variant from the configuration (repeatable).")
+    var variants: [String] = []
+
+    @Option(name: .customLong("filter"), help: "A filter in identifier syntax (repeatable; an ad-hoc chain).")
+    var filters: [String] = []
+
+    @Option(help: "The filters.d folder (default: $DARKROOM_CONFIG, else ./filters.d, else the embedded default).")
+    var config: String?
+
+    @Option(name: .shortAndLong, help: "The output file, or folder for several variants.")
+    var output: String
+
+    @Option(help: "Output format for --filter chains (default: from OUT's extension).")
+    var format: String?
+
+    @Option(help: "Lossy quality 1…100 for --filter chains.")
+    var quality: Int?
+
+    func run() throws {
+        do {
+            try render()
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            throw CommandFailure.exit(subject: source, error)
+        }
+    }
+
+    private func render() throws {
+        guard variants.isEmpty != filters.isEmpty else {
+            throw DarkroomError.invalidArgument(
+                name: "options", value: variants.isEmpty ? "none" : "--variant and --filter",
+                expected: "either --variant NAME… or --filter SPEC…")
+        }
+        let registry = CommandRegistry.shared
+        let isFolder = variants.count > 1 || output.hasSuffix("/") || Self.isDirectory(output)
+        var targets: [RenderTarget]
+        if filters.isEmpty {
+            let (location, configuration) = CommandRegistry.configuration(config)
+            targets = try VariantSelection.targets(variants: variants, configuration: configuration, location: location)
+            if !isFolder, let fromExtension = ImageFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) {
+                if let own = targets[0].encoding.format, own != fromExtension {
+                    throw DarkroomError.invalidArgument(
+                        name: "output", value: output,
+                        expected: "a .\(own.preferredFileExtension) file: variant '\(targets[0].name)' writes \(own.rawValue)")
+                }
+                targets[0].encoding.format = fromExtension
+            }
+        } else {
+            targets = [try VariantSelection.target(filters: filters, encoding: try adHocEncoding(isFolder: isFolder), registry: registry)]
+        }
+        let bytes = try FileBytes.read(source)
+        let rendered = try VariantRenderer(registry: registry).render(bytes, targets: targets)
+        for result in rendered {
+            let path = isFolder
+                ? "\(output.hasSuffix("/") ? String(output.dropLast()) : output)/\(result.name).\(result.format.preferredFileExtension)"
+                : output
+            do {
+                try AtomicFileWriter.write(result.bytes, to: path)
+            } catch {
+                throw CommandFailure.exit(subject: path, error)
+            }
+            print("\(result.name): \(path) (\(result.format.rawValue) \(result.image.size), \(result.bytes.count) bytes)")
+        }
+    }
+
+    private func adHocEncoding(isFolder: Bool) throws -> VariantEncoding {
+        var encoding = VariantEncoding()
+        encoding.quality = quality
+        if let format {
+            guard let parsed = ImageFormat(name: format) else {
+                throw DarkroomError.invalidArgument(
+                    name: "--format", value: format, expected: "one of \(ImageFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            encoding.format = parsed
+        } else if !isFolder {
+            encoding.format = ImageFormat(fileExtension: URL(fileURLWithPath: output).pathExtension)
+        }
+        if let quality, !(1...100).contains(quality) {
+            throw DarkroomError.invalidArgument(name: "quality", value: String(quality), expected: "an integer 1…100")
+        }
+        return encoding
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+}

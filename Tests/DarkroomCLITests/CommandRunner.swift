@@ -1,0 +1,51 @@
+import Foundation
+
+// MARK: - Running the real darkroom binary
+
+/// Runs the `darkroom` executable built beside the test bundle and captures its output.
+struct CommandRunner {
+    struct Outcome {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var seconds: Double
+
+        var stderrLines: [Substring] { stderr.split(separator: "\n", omittingEmptySubsequences: true) }
+    }
+
+    /// `.build/<triple>/debug/darkroom`, next to the test bundle.
+    static let executable: URL = {
+        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var folder = testBinary.deletingLastPathComponent()
+        // The bundle may be a folder (…/X.xctest/…) on some layouts: walk up to the products folder.
+        while !FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("darkroom").path),
+            folder.path != "/" {
+            folder = folder.deletingLastPathComponent()
+        }
+        return folder.appendingPathComponent("darkroom")
+    }()
+
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        let start = Date()
+        try process.run()
+        // Read both pipes before waiting so a chatty child cannot block on a full pipe.
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(
+            status: process.terminationStatus,
+            stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self),
+            seconds: Date().timeIntervalSince(start))
+    }
+}
