@@ -25,7 +25,9 @@ let package = Package(
         .library(name: "DarkroomConfig", targets: ["DarkroomConfig"]),
         .library(name: "Darkroom", targets: ["Darkroom"]),
         .library(name: "DarkroomExampleFilters", targets: ["DarkroomExampleFilters"]),
-        .executable(name: "darkroom", targets: ["DarkroomCLI"]),
+        .executable(name: "darkroom", targets: ["darkroom"]),
+        .plugin(name: "DarkroomConfigCheck", targets: ["DarkroomConfigCheck"]),
+        .plugin(name: "DarkroomCheckCommand", targets: ["DarkroomCheckCommand"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -82,11 +84,26 @@ let package = Package(
         ),
         .target(name: "DarkroomExampleFilters", dependencies: ["Darkroom", "DarkroomCore"]),
         .executableTarget(
-            name: "DarkroomCLI",
+            name: "darkroom",
             dependencies: [
                 "Darkroom", "DarkroomExampleFilters", "DarkroomConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+
+        // MARK: - Plugins (thin shells over the darkroom tool)
+        .plugin(
+            name: "DarkroomConfigCheck",
+            capability: .buildTool(),
+            dependencies: ["darkroom"]
+        ),
+        .plugin(
+            name: "DarkroomCheckCommand",
+            capability: .command(
+                intent: .custom(verb: "darkroom-check", description: "Validate filters.d/ with darkroom check"),
+                permissions: []
+            ),
+            dependencies: ["darkroom"]
         ),
 
         // MARK: - Tests
@@ -110,9 +127,10 @@ let package = Package(
             name: "DarkroomExampleFiltersTests",
             dependencies: ["DarkroomExampleFilters", "Darkroom", "DarkroomTestSupport"]
         ),
+        .testTarget(name: "DarkroomPluginTests", dependencies: ["DarkroomTestSupport"]),
         .testTarget(
             name: "DarkroomCLITests",
-            dependencies: ["DarkroomCLI", "Darkroom", "DarkroomTestSupport"]
+            dependencies: ["darkroom", "Darkroom", "DarkroomTestSupport"]
         ),
     ]
 )
