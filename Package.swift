@@ -86,7 +86,7 @@ let package = Package(
         .executableTarget(
             name: "darkroom",
             dependencies: [
-                "Darkroom", "DarkroomExampleFilters", "DarkroomConfig",
+                "Darkroom", "DarkroomExampleFilters", "DarkroomConfig", "DarkroomCore", "DarkroomFilters",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -121,7 +121,7 @@ let package = Package(
         .testTarget(name: "DarkroomConfigTests", dependencies: ["DarkroomConfig", "DarkroomTestSupport"]),
         .testTarget(
             name: "DarkroomTests",
-            dependencies: ["Darkroom", "DarkroomTestSupport"]
+            dependencies: ["Darkroom", "DarkroomExampleFilters", "DarkroomTestSupport"]
         ),
         .testTarget(
             name: "DarkroomExampleFiltersTests",

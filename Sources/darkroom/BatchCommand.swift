@@ -2,6 +2,7 @@ import ArgumentParser
 import Darkroom
 import DarkroomConfig
 import DarkroomCore
+import DarkroomFilters
 import Foundation
 
 #if canImport(Glibc)
@@ -61,6 +62,8 @@ struct BatchCommand: ParsableCommand {
         } catch {
             throw CommandFailure.exit(subject: inputs.joined(separator: " "), error)
         }
+        // --jobs is the number of threads: parallelism across images, none inside one.
+        Resampler.maximumThreads = 1
         let batch = Batch(inputs: found, targets: targets, outputDirectory: out)
         let display = ProgressDisplay(isTerminal: isatty(STDERR_FILENO) == 1)
         let summary = batch.run(renderer: VariantRenderer(registry: CommandRegistry.shared), jobs: jobs) { progress in

@@ -18,8 +18,12 @@ struct RowParallelism: Sendable {
     /// Work units (pixel-taps or pixels) below which a pass stays on the calling thread.
     let minimumWork: Int
 
-    /// Every online processor, for passes of at least about half a millisecond.
-    static let automatic = RowParallelism(threads: processorCount, minimumWork: 1 << 20)
+    /// Every online processor (or ``Resampler/maximumThreads``, when set), for passes of at
+    /// least about half a millisecond.
+    static var automatic: RowParallelism {
+        let limit = Resampler.maximumThreads
+        return RowParallelism(threads: limit > 0 ? min(limit, processorCount) : processorCount, minimumWork: 1 << 20)
+    }
     /// Everything on the calling thread.
     static let serial = RowParallelism(threads: 1, minimumWork: .max)
 

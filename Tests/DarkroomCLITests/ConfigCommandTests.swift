@@ -1,0 +1,81 @@
+import DarkroomTestSupport
+import Foundation
+import Testing
+
+// MARK: - darkroom check and list
+
+@Suite("darkroom check reports every error as file:line: message")
+struct CheckCommandTests {
+    static let repository = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test("the shipped filters.d passes")
+    func shippedPasses() throws {
+        let outcome = try CommandRunner.run(["check", "--config", Self.repository.appendingPathComponent("filters.d").path])
+        #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
+        #expect(outcome.stdout.isEmpty)
+    }
+
+    @Test("a broken folder exits 1 with each error on its own file:line")
+    func brokenFolder() throws {
+        let folder = try TemporaryDirectory()
+        try Data("""
+            [variants.a]
+            filters = [ { filter = "blurr", sigma = 2 } ]
+
+            [variants.b]
+            base = "missing"
+            """.utf8).write(to: folder.url.appendingPathComponent("10-a.toml"))
+        try Data("""
+            [variants.c]
+            filters = [ { filter = "blur", sigma = 500 } ]
+            """.utf8).write(to: folder.url.appendingPathComponent("20-c.toml"))
+        let outcome = try CommandRunner.run(["check", "--config", folder.url.path])
+        #expect(outcome.status == 1)
+        let lines = outcome.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix(folder.url.path + "/10-a.toml:2: ") && $0.contains("did you mean 'blur'") })
+        #expect(lines.contains { $0.hasPrefix(folder.url.path + "/10-a.toml:5: ") && $0.contains("missing") })
+        #expect(lines.contains { $0.hasPrefix(folder.url.path + "/20-c.toml:2: ") && $0.contains("0.3…100") })
+    }
+
+    @Test("$DARKROOM_CONFIG is used when --config is not given")
+    func environment() throws {
+        let folder = try TemporaryDirectory()
+        try Data("[variants.x]\nfilters = [\"nope\"]\n".utf8).write(to: folder.url.appendingPathComponent("a.toml"))
+        let outcome = try CommandRunner.run(["check"], environment: ["DARKROOM_CONFIG": folder.url.path])
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout.contains("a.toml:2: "))
+    }
+}
+
+@Suite("darkroom list shows filters with their arguments and variants with identifiers")
+struct ListCommandTests {
+    @Test("JSON lists every filter's declared arguments and every variant's identifier and origin")
+    func json() throws {
+        let config = CheckCommandTests.repository.appendingPathComponent("filters.d").path
+        let outcome = try CommandRunner.run(["list", "--config", config, "--json"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        let filters = try #require(object["filters"] as? [[String: Any]])
+        let blur = try #require(filters.first { $0["name"] as? String == "blur" })
+        let sigma = try #require((blur["arguments"] as? [[String: Any]])?.first)
+        #expect(sigma["name"] as? String == "sigma")
+        #expect(sigma["minimum"] as? Double == 0.3)
+        #expect(filters.contains { $0["name"] as? String == "vignette" && $0["origin"] as? String == "DarkroomExampleFilters" })
+        let variants = try #require(object["variants"] as? [[String: Any]])
+        let avatar = try #require(variants.first { $0["name"] as? String == "avatar" })
+        #expect((avatar["identifier"] as? String)?.hasSuffix("|circle>png(compression=6)") == true)
+        #expect((avatar["definedAt"] as? String)?.contains("20-avatars.toml:") == true)
+    }
+
+    @Test("an overriding file is shown as overriding")
+    func overrides() throws {
+        let folder = try TemporaryDirectory()
+        try Data("[variants.x]\nfilters = [\"grayscale\"]\n".utf8).write(to: folder.url.appendingPathComponent("10-a.toml"))
+        try Data("[variants.x]\nfilters = [\"negate\"]\n".utf8).write(to: folder.url.appendingPathComponent("20-b.toml"))
+        let outcome = try CommandRunner.run(["list", "--config", folder.url.path])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.contains("identifier: negate>auto()"))
+        #expect(outcome.stdout.contains("overrides:  \(folder.url.path)/10-a.toml:1"))
+    }
+}

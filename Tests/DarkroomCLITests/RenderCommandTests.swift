@@ -1,0 +1,106 @@
+import Darkroom
+import DarkroomCore
+import DarkroomTestSupport
+import Foundation
+import Testing
+
+// MARK: - darkroom render
+
+@Suite("darkroom render writes variants or an ad-hoc chain")
+struct RenderCommandTests {
+    static let config = CheckCommandTests.repository.appendingPathComponent("filters.d").path
+
+    @Test("one variant to a file")
+    func oneVariant() throws {
+        let folder = try TemporaryDirectory()
+        let out = folder.path("avatar.png")
+        let outcome = try CommandRunner.run(["render", Fixtures.path("orientation-6.jpg"), "--variant", "avatar", "--config", Self.config, "-o", out])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let header = try ImageProbe.probe(FileBytes.read(out))
+        #expect(header.format == .png)
+        #expect(header.size == PixelSize(width: 128, height: 128))
+    }
+
+    @Test("several variants to a folder, one file per variant")
+    func severalVariants() throws {
+        let folder = try TemporaryDirectory()
+        let outcome = try CommandRunner.run([
+            "render", Fixtures.path("gradient.jpg"), "--variant", "thumbnail", "--variant", "avatar",
+            "--config", Self.config, "-o", folder.path("out"),
+        ])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(try ImageProbe.probe(FileBytes.read(folder.path("out/thumbnail.jpg"))).size == PixelSize(width: 64, height: 48))
+        #expect(try ImageProbe.probe(FileBytes.read(folder.path("out/avatar.png"))).size == PixelSize(width: 128, height: 128))
+    }
+
+    @Test("--filter builds an ad-hoc chain in identifier syntax; the format follows the extension")
+    func adHocChain() throws {
+        let folder = try TemporaryDirectory()
+        let out = folder.path("small.webp")
+        let outcome = try CommandRunner.run([
+            "render", Fixtures.path("gradient-rgba.png"), "--filter", "aspect-fill(height=16,width=16)", "--filter", "grayscale", "-o", out,
+        ])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let image = try Registry.standard.decode(FileBytes.read(out))
+        #expect(image.size == PixelSize(width: 16, height: 16))
+        #expect(image.pixels.enumerated().allSatisfy { i, _ in i % 4 == 3 || abs(Int(image.pixels[i - i % 4]) - Int(image.pixels[i])) <= 2 })
+    }
+
+    @Test("an unknown variant names the nearest one")
+    func unknownVariant() throws {
+        let folder = try TemporaryDirectory()
+        let outcome = try CommandRunner.run(["render", Fixtures.path("gradient.jpg"), "--variant", "avatr", "--config", Self.config, "-o", folder.path("x.png")])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("did you mean 'avatar'"))
+        #expect(outcome.stderrLines.count == 1)
+    }
+
+    @Test("an unknown filter names the nearest one")
+    func unknownFilter() throws {
+        let folder = try TemporaryDirectory()
+        let outcome = try CommandRunner.run(["render", Fixtures.path("gradient.jpg"), "--filter", "grayscal", "-o", folder.path("x.png")])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("did you mean 'grayscale'"))
+    }
+}
+
+// MARK: - darkroom batch
+
+@Suite("darkroom batch renders many inputs, survives failures and summarises")
+struct BatchCommandTests {
+    @Test("good inputs are rendered, a bad one is listed, and the exit status is 1")
+    func mixed() throws {
+        let input = try TemporaryDirectory()
+        for name in ["gradient.jpg", "gradient-rgba.png", "blocks.gif", "truncated.jpg"] {
+            try FileManager.default.copyItem(atPath: Fixtures.path(name), toPath: input.path(name))
+        }
+        try FileManager.default.createDirectory(atPath: input.path("nested"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Fixtures.path("gradient-lossy.webp"), toPath: input.path("nested/w.webp"))
+        try Data("not an image".utf8).write(to: URL(fileURLWithPath: input.path("notes.txt")))
+        let out = try TemporaryDirectory()
+        let outcome = try CommandRunner.run([
+            "batch", input.url.path, "--variant", "thumbnail", "--variant", "avatar",
+            "--config", RenderCommandTests.config, "--out", out.url.path, "--jobs", "2",
+        ])
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout.contains("batch: 4 done, 1 failed, 8 files written"), "\(outcome.stdout)")
+        #expect(outcome.stderrLines.count == 1)
+        #expect(outcome.stderr.contains("truncated.jpg: truncated JPEG data"))
+        #expect(outcome.stdout.contains("[5/5]"))
+        for stem in ["gradient", "gradient-rgba", "blocks", "nested/w"] {
+            #expect(FileManager.default.fileExists(atPath: out.path("thumbnail/\(stem).jpg")), "\(stem)")
+            #expect(FileManager.default.fileExists(atPath: out.path("avatar/\(stem).png")), "\(stem)")
+        }
+    }
+
+    @Test("all good inputs exit 0")
+    func allGood() throws {
+        let out = try TemporaryDirectory()
+        let outcome = try CommandRunner.run([
+            "batch", Fixtures.path("gradient.jpg"), Fixtures.path("blocks.gif"), "--variant", "square",
+            "--config", RenderCommandTests.config, "--out", out.url.path,
+        ])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(try ImageProbe.probe(FileBytes.read(out.path("square/blocks.jpg"))).size == PixelSize(width: 200, height: 200))
+    }
+}
