@@ -115,14 +115,30 @@ enum RotationSampler {
                     o[0] = background.r; o[1] = background.g; o[2] = background.b; o[3] = background.a
                     continue
                 }
-                var p = sample(source, px - 0.5, py - 0.5)
+                let p = sample(source, px - 0.5, py - 0.5)
+                // Clamp the bicubic's overshoot (colour never above alpha), weight by coverage,
+                // then premultiplied "over" the background and back to straight alpha.
+                let k = Float(coverage)
                 let alpha = min(max(p.w, 0), 255)
-                p = p.clamped(lowerBound: .zero, upperBound: SIMD4(alpha, alpha, alpha, alpha))
-                p *= Float(coverage)
-                // Premultiplied "over" the background.
-                p += backgroundPremultiplied * (1 - p.w / 255)
-                store(p, to: o)
+                let a = alpha * k, under = 1 - a * (1 / 255)
+                let outAlpha = a + backgroundPremultiplied.w * under
+                let alphaByte = Self.byte(outAlpha)
+                guard alphaByte > 0 else {
+                    o[0] = background.r; o[1] = background.g; o[2] = background.b; o[3] = background.a
+                    continue
+                }
+                let unpremultiply = 255 / outAlpha
+                o[0] = Self.byte((min(max(p.x, 0), alpha) * k + backgroundPremultiplied.x * under) * unpremultiply)
+                o[1] = Self.byte((min(max(p.y, 0), alpha) * k + backgroundPremultiplied.y * under) * unpremultiply)
+                o[2] = Self.byte((min(max(p.z, 0), alpha) * k + backgroundPremultiplied.z * under) * unpremultiply)
+                o[3] = alphaByte
             }
+        }
+
+        /// `v` rounded (halves up) and clamped to a byte.
+        @inline(__always)
+        static func byte(_ v: Float) -> UInt8 {
+            UInt8(min(max(v, 0), 255) + 0.5)
         }
 
         /// The length of `[p − ½, p + ½] ∩ [0, extent]`, for an extent of at least 1.
@@ -149,41 +165,41 @@ enum RotationSampler {
             let fx = tx.rounded(.down), fy = ty.rounded(.down)
             let wx = Self.weights(Float(tx - fx)), wy = Self.weights(Float(ty - fy))
             let ix = Int(fx), iy = Int(fy)
+            let rowBytes = sourceWidth * 4
+            var total = SIMD4<Float>.zero
+            if ix >= 1, iy >= 1, ix + 2 < sourceWidth, iy + 2 < sourceHeight {
+                // All 16 taps inside: consecutive pixels, no clamping.
+                var tap = source + (iy - 1) * rowBytes + (ix - 1) * 4
+                for j in 0..<4 {
+                    var rowSum = wx[0] * load(tap)
+                    rowSum += wx[1] * load(tap + 4)
+                    rowSum += wx[2] * load(tap + 8)
+                    rowSum += wx[3] * load(tap + 12)
+                    total += wy[j] * rowSum
+                    tap += rowBytes
+                }
+                return total
+            }
             let maxX = sourceWidth - 1, maxY = sourceHeight - 1
             let columns = SIMD4(
                 min(max(ix - 1, 0), maxX), min(max(ix, 0), maxX), min(max(ix + 1, 0), maxX), min(max(ix + 2, 0), maxX))
-            var total = SIMD4<Float>.zero
             for j in 0..<4 {
-                let sourceRow = source + min(max(iy - 1 + j, 0), maxY) * sourceWidth * 4
+                let sourceRow = source + min(max(iy - 1 + j, 0), maxY) * rowBytes
                 var rowSum = SIMD4<Float>.zero
-                for i in 0..<4 {
-                    let q = sourceRow + columns[i] * 4
-                    var pixel = SIMD4(Float(q[0]), Float(q[1]), Float(q[2]), Float(q[3]))
-                    if premultiplies {
-                        let f = pixel.w * (1 / 255)
-                        pixel *= SIMD4(f, f, f, 1)
-                    }
-                    rowSum += wx[i] * pixel
-                }
+                for i in 0..<4 { rowSum += wx[i] * load(sourceRow + columns[i] * 4) }
                 total += wy[j] * rowSum
             }
             return total
         }
 
-        /// Un-premultiplies, rounds and writes one pixel; a pixel whose alpha rounds to 0
-        /// becomes the (transparent) background.
+        /// One source pixel as floats, colour premultiplied by alpha when the image has alpha.
         @inline(__always)
-        func store(_ p: SIMD4<Float>, to o: UnsafeMutablePointer<UInt8>) {
-            let alpha = min(max(p.w, 0), 255).rounded()
-            guard alpha > 0 else {
-                o[0] = background.r; o[1] = background.g; o[2] = background.b; o[3] = background.a
-                return
-            }
-            let colour = (p * (255 / p.w)).rounded(.toNearestOrEven)
-            o[0] = UInt8(min(max(colour.x, 0), 255))
-            o[1] = UInt8(min(max(colour.y, 0), 255))
-            o[2] = UInt8(min(max(colour.z, 0), 255))
-            o[3] = UInt8(alpha)
+        func load(_ pixel: UnsafePointer<UInt8>) -> SIMD4<Float> {
+            let bytes = UnsafeRawPointer(pixel).loadUnaligned(as: SIMD4<UInt8>.self)
+            let value = SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: bytes))
+            guard premultiplies else { return value }
+            let f = value.w * (1 / 255)
+            return value * SIMD4(f, f, f, 1)
         }
     }
 }
