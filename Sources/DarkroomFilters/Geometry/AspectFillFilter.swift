@@ -28,11 +28,11 @@ public struct AspectFillFilter: DeclaredFilter {
     public static let name = "aspect-fill"
     public static let summary =
         "Resizes to cover width×height px and crops to exactly that at the gravity; upscale=false only crops a small image."
-    public static let arguments: [FilterArgument] = ResizeSizing.boxArguments("output") + [
+    public static let arguments: [FilterArgument] = ResizeArguments.box("output") + [
         FilterArgument(
             name: "gravity", kind: .choice(Gravity.names), default: .choice("center"),
             summary: "which part of the scaled image is kept"),
-        KernelChoice.upscaleArgument, KernelChoice.argument,
+        ResizeArguments.upscale, ResizeArguments.kernel,
     ]
     public static let isIdempotent = true
 
@@ -47,13 +47,13 @@ public struct AspectFillFilter: DeclaredFilter {
     ) throws {
         self = try Self.make([
             ("width", .integer(width)), ("height", .integer(height)), ("gravity", .text(gravity)),
-            ("upscale", .boolean(upscale)), ("kernel", .text(KernelChoice.name(of: kernel))),
+            ("upscale", .boolean(upscale)), ("kernel", .text(ResizeArguments.name(of: kernel))),
         ])
     }
 
     var box: PixelSize { PixelSize(width: arguments.int("width"), height: arguments.int("height")) }
     var upscale: Bool { arguments.bool("upscale") }
-    var kernel: ResamplingKernel { KernelChoice.kernel(named: arguments.string("kernel")) }
+    var kernel: ResamplingKernel { ResizeArguments.kernel(named: arguments.string("kernel")) }
     var gravity: Gravity { Gravity(named: arguments.string("gravity")) }
 
     public func apply(to image: Image) throws -> Image {

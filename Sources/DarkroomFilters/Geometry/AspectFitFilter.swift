@@ -22,7 +22,7 @@ public struct AspectFitFilter: DeclaredFilter {
     public static let summary =
         "Resizes to the largest size with the image's aspect ratio inside width×height px; upscale=false leaves a fitting image as is."
     public static let arguments: [FilterArgument] =
-        ResizeSizing.boxArguments("bounding box") + [KernelChoice.upscaleArgument, KernelChoice.argument]
+        ResizeArguments.box("bounding box") + [ResizeArguments.upscale, ResizeArguments.kernel]
     public static let isIdempotent = true
 
     public let arguments: FilterArguments
@@ -33,13 +33,13 @@ public struct AspectFitFilter: DeclaredFilter {
     public init(width: Int, height: Int, upscale: Bool = true, kernel: ResamplingKernel = .lanczos3) throws {
         self = try Self.make([
             ("width", .integer(width)), ("height", .integer(height)), ("upscale", .boolean(upscale)),
-            ("kernel", .text(KernelChoice.name(of: kernel))),
+            ("kernel", .text(ResizeArguments.name(of: kernel))),
         ])
     }
 
     var box: PixelSize { PixelSize(width: arguments.int("width"), height: arguments.int("height")) }
     var upscale: Bool { arguments.bool("upscale") }
-    var kernel: ResamplingKernel { KernelChoice.kernel(named: arguments.string("kernel")) }
+    var kernel: ResamplingKernel { ResizeArguments.kernel(named: arguments.string("kernel")) }
 
     public func apply(to image: Image) throws -> Image {
         try Resampler.resize(image, to: ResizeSizing.fitted(image.size, within: box, upscale: upscale), kernel: kernel)

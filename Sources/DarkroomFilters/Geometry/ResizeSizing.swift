@@ -44,12 +44,4 @@ enum ResizeSizing {
     static func hint(_ size: PixelSize, source: PixelSize) -> PixelSize {
         PixelSize(width: min(size.width, source.width), height: min(size.height, source.height))
     }
-
-    /// The `width` and `height` declarations shared by `scale`, `aspect-fit` and `aspect-fill`.
-    static func boxArguments(_ verb: String) -> [FilterArgument] {
-        [
-            FilterArgument(name: "width", kind: .integer(1...16384), unit: "px", summary: "\(verb) width"),
-            FilterArgument(name: "height", kind: .integer(1...16384), unit: "px", summary: "\(verb) height"),
-        ]
-    }
 }
