@@ -53,7 +53,7 @@ public struct AspectFillFilter: DeclaredFilter {
 
     var box: PixelSize { PixelSize(width: arguments.int("width"), height: arguments.int("height")) }
     var upscale: Bool { arguments.bool("upscale") }
-    var kernel: ResamplingKernel { ResizeArguments.kernel(named: arguments.string("kernel")) }
+    var kernel: ResamplingKernel { ResizeArguments.resamplingKernel(named: arguments.string("kernel")) }
     var gravity: Gravity { Gravity(named: arguments.string("gravity")) }
 
     public func apply(to image: Image) throws -> Image {

@@ -39,7 +39,7 @@ public struct AspectFitFilter: DeclaredFilter {
 
     var box: PixelSize { PixelSize(width: arguments.int("width"), height: arguments.int("height")) }
     var upscale: Bool { arguments.bool("upscale") }
-    var kernel: ResamplingKernel { ResizeArguments.kernel(named: arguments.string("kernel")) }
+    var kernel: ResamplingKernel { ResizeArguments.resamplingKernel(named: arguments.string("kernel")) }
 
     public func apply(to image: Image) throws -> Image {
         try Resampler.resize(image, to: ResizeSizing.fitted(image.size, within: box, upscale: upscale), kernel: kernel)

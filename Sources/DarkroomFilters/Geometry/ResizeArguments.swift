@@ -6,7 +6,7 @@ import DarkroomCore
 /// argument's kebab-case words for the ``ResamplingKernel`` cases.
 ///
 /// ```swift
-/// ResizeArguments.kernel(named: "catmull-rom") // .catmullRom
+/// ResizeArguments.resamplingKernel(named: "catmull-rom") // .catmullRom
 /// ResizeArguments.name(of: .lanczos3)          // "lanczos3"
 /// ```
 enum ResizeArguments {
@@ -40,7 +40,7 @@ enum ResizeArguments {
     static let kernelNames = kernels.map(\.name)
 
     /// The kernel named `name` (one of ``kernelNames``, as a validated argument is); Lanczos3 otherwise.
-    static func kernel(named name: String) -> ResamplingKernel {
+    static func resamplingKernel(named name: String) -> ResamplingKernel {
         kernels.first { $0.name == name }?.kernel ?? .lanczos3
     }
 
