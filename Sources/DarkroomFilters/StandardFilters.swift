@@ -11,7 +11,7 @@ import DarkroomCore
 /// ```
 public enum StandardFilters {
     /// Every standard filter that needs nothing but its arguments (all but `overlay`).
-    public static let schemas: [FilterSchema] = color + convolution + shape
+    public static let schemas: [FilterSchema] = color + convolution + shape + geometry
 
     /// `grayscale`, `sepia`, `brightness`, `contrast`, `saturation`, `negate`, `tint`.
     public static let color: [FilterSchema] = [
@@ -35,6 +35,19 @@ public enum StandardFilters {
     public static let shape: [FilterSchema] = [
         FilterSchema(RoundedCornersFilter.self),
         FilterSchema(CircleFilter.self),
+    ]
+
+    /// `scale`, `aspect-fit`, `aspect-fill`, `crop`, `rotate`, `flip`, `flop`, `pad`, `extend`.
+    public static let geometry: [FilterSchema] = [
+        FilterSchema(ScaleFilter.self),
+        FilterSchema(AspectFitFilter.self),
+        FilterSchema(AspectFillFilter.self),
+        FilterSchema(CropFilter.self),
+        FilterSchema(RotateFilter.self),
+        FilterSchema(FlipFilter.self),
+        FilterSchema(FlopFilter.self),
+        FilterSchema(PadFilter.self),
+        FilterSchema(ExtendFilter.self),
     ]
 
     /// The `overlay` schema, loading overlay files with `load` (the application's decoder).

@@ -72,6 +72,10 @@ struct StandardFiltersIdentifierTests {
             "tint": [("color", .text("#10203040")), ("intensity", .number(0.6))],
             "blur": [("sigma", .number(7.5))], "sharpen": [("sigma", .number(2)), ("threshold", .integer(3))],
             "pixelate": [("size", .integer(5))], "rounded-corners": [("radius", .integer(9))],
+            "scale": [("width", .integer(8)), ("height", .integer(6))], "aspect-fit": [("width", .integer(8)), ("height", .integer(6))],
+            "aspect-fill": [("width", .integer(8)), ("height", .integer(6))], "pad": [("width", .integer(8)), ("height", .integer(6))],
+            "crop": [("x", .integer(1)), ("y", .integer(2)), ("width", .integer(8)), ("height", .integer(6))],
+            "rotate": [("angle", .number(30))],
         ]
         for schema in StandardFilters.schemas {
             let filter = try schema.makeFilter(samples[schema.name] ?? [])

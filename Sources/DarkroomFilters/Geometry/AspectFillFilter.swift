@@ -1,0 +1,70 @@
+import DarkroomCore
+
+// MARK: - aspect-fill
+
+/// `aspect-fill(width, height, gravity, upscale, kernel)` — covers `width`×`height` and crops
+/// to exactly that, like CSS `object-fit: cover`: the image is resized to the smallest size with
+/// its aspect ratio covering the box (``PixelSize/filling(_:)``), once, with the named kernel
+/// (as in ``ScaleFilter``), then the box is cut out of it at `gravity` (`center`, `north`,
+/// `south`, `east`, `west`, `northeast`, `northwest`, `southeast`, `southwest`; default
+/// `center`, which rounds left and up).
+///
+/// With `upscale=false` the image is scaled by `min(1, fill factor)`: a large image is handled
+/// as usual, while one that would have to be enlarged keeps its size and is only cropped to at
+/// most `width`×`height` at the gravity — a 100×50 image in a 80×80 box becomes 80×50.
+///
+/// Resize-then-crop over the exact scaled size keeps the kept pixels' neighbours in the
+/// filtering, so the crop's edges are as sharp as its middle.
+///
+/// Output size: always `width`×`height` (with `upscale=false`, at most that), whatever size
+/// the pipeline decoded at. Its size hint is the scaled size before the crop, never more than
+/// the source. Idempotent.
+///
+/// ```swift
+/// let avatar = try AspectFillFilter(width: 128, height: 128).apply(to: photo)
+/// // identifier "aspect-fill(gravity=center,height=128,kernel=lanczos3,upscale=true,width=128)"
+/// ```
+public struct AspectFillFilter: DeclaredFilter {
+    public static let name = "aspect-fill"
+    public static let summary =
+        "Resizes to cover width×height px and crops to exactly that at the gravity; upscale=false only crops a small image."
+    public static let arguments: [FilterArgument] = ResizeArguments.box("output") + [
+        FilterArgument(
+            name: "gravity", kind: .choice(Gravity.names), default: .choice("center"),
+            summary: "which part of the scaled image is kept"),
+        ResizeArguments.upscale, ResizeArguments.kernel,
+    ]
+    public static let isIdempotent = true
+
+    public let arguments: FilterArguments
+
+    public init(arguments: FilterArguments) { self.arguments = arguments }
+
+    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` for a side outside
+    ///   1…16384 or an unknown gravity.
+    public init(
+        width: Int, height: Int, gravity: String = "center", upscale: Bool = true, kernel: ResamplingKernel = .lanczos3
+    ) throws {
+        self = try Self.make([
+            ("width", .integer(width)), ("height", .integer(height)), ("gravity", .text(gravity)),
+            ("upscale", .boolean(upscale)), ("kernel", .text(ResizeArguments.name(of: kernel))),
+        ])
+    }
+
+    var box: PixelSize { PixelSize(width: arguments.int("width"), height: arguments.int("height")) }
+    var upscale: Bool { arguments.bool("upscale") }
+    var kernel: ResamplingKernel { ResizeArguments.resamplingKernel(named: arguments.string("kernel")) }
+    var gravity: Gravity { Gravity(named: arguments.string("gravity")) }
+
+    public func apply(to image: Image) throws -> Image {
+        let (scaled, kept) = ResizeSizing.filled(image.size, covering: box, upscale: upscale)
+        let resized = try Resampler.resize(image, to: scaled, kernel: kernel)
+        let (left, top) = gravity.origin(of: kept, in: scaled)
+        return PixelRegion.copy(of: resized, columns: left..<(left + kept.width), rows: top..<(top + kept.height))
+    }
+
+    /// The scaled size before the crop, clamped to the source.
+    public func sizeHint(forSourceSize size: PixelSize) -> PixelSize? {
+        ResizeSizing.hint(ResizeSizing.filled(size, covering: box, upscale: upscale).scaled, source: size)
+    }
+}

@@ -1,0 +1,52 @@
+import DarkroomCore
+
+// MARK: - aspect-fit
+
+/// `aspect-fit(width, height, upscale, kernel)` — resizes to the largest size with the image's
+/// aspect ratio that fits inside `width`×`height` (sides rounded to the nearest pixel, at least
+/// 1), like CSS `object-fit: contain` without the bars. `kernel` as in ``ScaleFilter``.
+///
+/// With `upscale=false` an image that already fits is returned unchanged (same pixels);
+/// a larger one is shrunk as usual.
+///
+/// Output size: depends only on the arguments and the image's aspect ratio, so an image the
+/// pipeline decoded smaller (shrink-on-load, at least the size hint) gives the same size, up
+/// to the last pixel's rounding of a ratio the decoder rounded. Its size hint is the fitted
+/// size, never more than the source. Idempotent.
+///
+/// ```swift
+/// let preview = try AspectFitFilter(width: 256, height: 256).apply(to: photo) // 4000×3000 → 256×192
+/// ```
+public struct AspectFitFilter: DeclaredFilter {
+    public static let name = "aspect-fit"
+    public static let summary =
+        "Resizes to the largest size with the image's aspect ratio inside width×height px; upscale=false leaves a fitting image as is."
+    public static let arguments: [FilterArgument] =
+        ResizeArguments.box("bounding box") + [ResizeArguments.upscale, ResizeArguments.kernel]
+    public static let isIdempotent = true
+
+    public let arguments: FilterArguments
+
+    public init(arguments: FilterArguments) { self.arguments = arguments }
+
+    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` for a side outside 1…16384.
+    public init(width: Int, height: Int, upscale: Bool = true, kernel: ResamplingKernel = .lanczos3) throws {
+        self = try Self.make([
+            ("width", .integer(width)), ("height", .integer(height)), ("upscale", .boolean(upscale)),
+            ("kernel", .text(ResizeArguments.name(of: kernel))),
+        ])
+    }
+
+    var box: PixelSize { PixelSize(width: arguments.int("width"), height: arguments.int("height")) }
+    var upscale: Bool { arguments.bool("upscale") }
+    var kernel: ResamplingKernel { ResizeArguments.resamplingKernel(named: arguments.string("kernel")) }
+
+    public func apply(to image: Image) throws -> Image {
+        try Resampler.resize(image, to: ResizeSizing.fitted(image.size, within: box, upscale: upscale), kernel: kernel)
+    }
+
+    /// The fitted size, clamped to the source.
+    public func sizeHint(forSourceSize size: PixelSize) -> PixelSize? {
+        ResizeSizing.hint(ResizeSizing.fitted(size, within: box, upscale: upscale), source: size)
+    }
+}

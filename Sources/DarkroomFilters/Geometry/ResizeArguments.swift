@@ -1,0 +1,51 @@
+import DarkroomCore
+
+// MARK: - ResizeArguments
+
+/// The argument declarations `scale`, `aspect-fit` and `aspect-fill` share, and the `kernel`
+/// argument's kebab-case words for the ``ResamplingKernel`` cases.
+///
+/// ```swift
+/// ResizeArguments.resamplingKernel(named: "catmull-rom") // .catmullRom
+/// ResizeArguments.name(of: .lanczos3)          // "lanczos3"
+/// ```
+enum ResizeArguments {
+    /// `width` and `height`, integers 1…16384 px, required; `what` says what they measure.
+    static func box(_ what: String) -> [FilterArgument] {
+        [
+            FilterArgument(name: "width", kind: .integer(1...16384), unit: "px", summary: "\(what) width"),
+            FilterArgument(name: "height", kind: .integer(1...16384), unit: "px", summary: "\(what) height"),
+        ]
+    }
+
+    /// `upscale`, a boolean, default `true`.
+    static let upscale = FilterArgument(
+        name: "upscale", kind: .boolean, default: .boolean(true),
+        summary: "false never enlarges the image (see the filter's documentation)")
+
+    /// `kernel`, one of ``kernelNames``, default `lanczos3`.
+    static let kernel = FilterArgument(
+        name: "kernel", kind: .choice(kernelNames), default: .choice("lanczos3"),
+        summary: "resampling filter: lanczos3 (sharpest), lanczos2, mitchell (soft), catmull-rom, bilinear, box")
+
+    // MARK: - Kernel words
+
+    /// Every kernel with its argument word, the default first.
+    static let kernels: [(name: String, kernel: ResamplingKernel)] = [
+        ("lanczos3", .lanczos3), ("lanczos2", .lanczos2), ("mitchell", .mitchell),
+        ("catmull-rom", .catmullRom), ("bilinear", .bilinear), ("box", .box),
+    ]
+
+    /// The words a `kernel` argument accepts.
+    static let kernelNames = kernels.map(\.name)
+
+    /// The kernel named `name` (one of ``kernelNames``, as a validated argument is); Lanczos3 otherwise.
+    static func resamplingKernel(named name: String) -> ResamplingKernel {
+        kernels.first { $0.name == name }?.kernel ?? .lanczos3
+    }
+
+    /// The argument word for `kernel`.
+    static func name(of kernel: ResamplingKernel) -> String {
+        kernels.first { $0.kernel == kernel }!.name
+    }
+}
