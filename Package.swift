@@ -8,6 +8,7 @@
 //   DarkroomPNG      libpng codec, full 8/16-bit alpha      (CPNG)
 //   DarkroomWebP     libwebp codec, full 8-bit alpha        (CWebP)
 //   DarkroomFilters  standard filters and resampler         (pure Swift)
+//   DarkroomCache    memory and disk caches                (swift-crypto)
 //   DarkroomConfig   filters.d/*.toml → validated variants  (TOMLKit)
 //   Darkroom         registry and default wiring
 //   darkroom         the command-line tool
@@ -23,6 +24,7 @@ let package = Package(
         .library(name: "DarkroomWebP", targets: ["DarkroomWebP"]),
         .library(name: "DarkroomFilters", targets: ["DarkroomFilters"]),
         .library(name: "DarkroomConfig", targets: ["DarkroomConfig"]),
+        .library(name: "DarkroomCache", targets: ["DarkroomCache"]),
         .library(name: "Darkroom", targets: ["Darkroom"]),
         .library(name: "DarkroomExampleFilters", targets: ["DarkroomExampleFilters"]),
         .executable(name: "darkroom", targets: ["darkroom"]),
@@ -32,6 +34,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // MARK: - C walls
@@ -67,6 +70,12 @@ let package = Package(
 
         // MARK: - Filters
         .target(name: "DarkroomFilters", dependencies: ["DarkroomCore"]),
+
+        // MARK: - Caches
+        .target(
+            name: "DarkroomCache",
+            dependencies: ["DarkroomCore", .product(name: "Crypto", package: "swift-crypto")]
+        ),
 
         // MARK: - Configuration
         .target(
@@ -118,6 +127,7 @@ let package = Package(
         .testTarget(name: "DarkroomPNGTests", dependencies: ["DarkroomPNG", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomWebPTests", dependencies: ["DarkroomWebP", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomFiltersTests", dependencies: ["DarkroomFilters", "DarkroomTestSupport"]),
+        .testTarget(name: "DarkroomCacheTests", dependencies: ["DarkroomCache", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomConfigTests", dependencies: ["DarkroomConfig", "DarkroomTestSupport"]),
         .testTarget(
             name: "DarkroomTests",

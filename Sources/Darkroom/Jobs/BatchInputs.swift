@@ -53,8 +53,9 @@ extension BatchInput {
                     found.append(String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count + 1)))
                 }
             }
+            let prefix = argument.hasSuffix("/") ? argument : argument + "/"
             for relative in found.sorted() {
-                add(root.appendingPathComponent(relative).path, stem: stem(of: relative))
+                add(prefix + relative, stem: stem(of: relative))
             }
         }
         return inputs

@@ -1,0 +1,58 @@
+import Crypto
+import DarkroomCore
+
+// MARK: - CacheKey
+
+/// The key of one cached render: the source key, the variant identifier (filter chain +
+/// encoder settings) and a salt for Darkroom's pixel algorithms.
+///
+/// Editing a variant changes its identifier, so renders of the old definition are never
+/// hit again; bumping the salt does the same for every render when Darkroom's pixels change.
+/// Persistent names (file names, ETags) are SHA-256 digests — stable across processes and
+/// machines, unlike Swift's randomly seeded `Hasher`.
+///
+/// ```swift
+/// let key = CacheKey(source: "/photos/cat.jpg", variant: "aspect-fill(…)|circle>png(compression=6)")
+/// key.string          // "v1|/photos/cat.jpg|aspect-fill(…)|circle>png(compression=6)"
+/// key.persistentName  // 64 hex digits
+/// ```
+public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
+    /// The current salt: bump it when any change alters the pixels Darkroom produces.
+    public static let currentSalt = 1
+
+    public var source: String
+    /// The variant identifier, or `""` for the original source bytes.
+    public var variant: String
+    public var salt: Int
+
+    public init(source: String, variant: String, salt: Int = CacheKey.currentSalt) {
+        self.source = source
+        self.variant = variant
+        self.salt = salt
+    }
+
+    /// The key for a source's original bytes (no variant).
+    public static func original(source: String, salt: Int = CacheKey.currentSalt) -> CacheKey {
+        CacheKey(source: source, variant: "", salt: salt)
+    }
+
+    /// The canonical text: `v<salt>|<source>|<variant>`. The source comes before the first
+    /// `|` after the salt only by position; use ``persistentName`` for anything stored.
+    public var string: String { "v\(salt)|\(source)|\(variant)" }
+
+    /// SHA-256 of ``string``, lower-case hex: the name used on disk and in ETags.
+    public var persistentName: String { CacheKey.sha256Hex(string) }
+
+    /// SHA-256 of the source key alone: the folder all of a source's entries live under.
+    public var sourceDigest: String { CacheKey.sha256Hex("v\(salt)|\(source)") }
+
+    public var description: String { string }
+
+    /// Lower-case hex SHA-256 of a string's UTF-8 bytes.
+    public static func sha256Hex(_ text: String) -> String {
+        SHA256.hash(data: Array(text.utf8)).map { byte in
+            let hex = String(byte, radix: 16)
+            return hex.count == 1 ? "0" + hex : hex
+        }.joined()
+    }
+}
