@@ -10,6 +10,7 @@
 //   DarkroomFilters  standard filters and resampler         (pure Swift)
 //   DarkroomCache    memory and disk caches                (swift-crypto)
 //   DarkroomConfig   filters.d/*.toml → validated variants  (TOMLKit)
+//   DarkroomSources  file and memory sources, file I/O
 //   Darkroom         registry and default wiring
 //   darkroom         the command-line tool
 import PackageDescription
@@ -23,6 +24,7 @@ let package = Package(
         .library(name: "DarkroomPNG", targets: ["DarkroomPNG"]),
         .library(name: "DarkroomWebP", targets: ["DarkroomWebP"]),
         .library(name: "DarkroomFilters", targets: ["DarkroomFilters"]),
+        .library(name: "DarkroomSources", targets: ["DarkroomSources"]),
         .library(name: "DarkroomConfig", targets: ["DarkroomConfig"]),
         .library(name: "DarkroomCache", targets: ["DarkroomCache"]),
         .library(name: "Darkroom", targets: ["Darkroom"]),
@@ -68,6 +70,9 @@ let package = Package(
         .target(name: "DarkroomPNG", dependencies: ["DarkroomCore", "CPNG"]),
         .target(name: "DarkroomWebP", dependencies: ["DarkroomCore", "CWebP"]),
 
+        // MARK: - Sources
+        .target(name: "DarkroomSources", dependencies: ["DarkroomCore"]),
+
         // MARK: - Filters
         .target(name: "DarkroomFilters", dependencies: ["DarkroomCore"]),
 
@@ -88,7 +93,7 @@ let package = Package(
             name: "Darkroom",
             dependencies: [
                 "DarkroomCore", "DarkroomGD", "DarkroomJPEG", "DarkroomPNG", "DarkroomWebP",
-                "DarkroomFilters", "DarkroomConfig",
+                "DarkroomFilters", "DarkroomConfig", "DarkroomSources",
             ]
         ),
         .target(name: "DarkroomExampleFilters", dependencies: ["Darkroom", "DarkroomCore"]),
@@ -96,6 +101,7 @@ let package = Package(
             name: "darkroom",
             dependencies: [
                 "Darkroom", "DarkroomExampleFilters", "DarkroomConfig", "DarkroomCore", "DarkroomFilters",
+                "DarkroomSources",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -127,11 +133,12 @@ let package = Package(
         .testTarget(name: "DarkroomPNGTests", dependencies: ["DarkroomPNG", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomWebPTests", dependencies: ["DarkroomWebP", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomFiltersTests", dependencies: ["DarkroomFilters", "DarkroomTestSupport"]),
+        .testTarget(name: "DarkroomSourcesTests", dependencies: ["DarkroomSources", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomCacheTests", dependencies: ["DarkroomCache", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomConfigTests", dependencies: ["DarkroomConfig", "DarkroomTestSupport"]),
         .testTarget(
             name: "DarkroomTests",
-            dependencies: ["Darkroom", "DarkroomExampleFilters", "DarkroomTestSupport"]
+            dependencies: ["Darkroom", "DarkroomExampleFilters", "DarkroomSources", "DarkroomTestSupport"]
         ),
         .testTarget(
             name: "DarkroomExampleFiltersTests",
@@ -140,7 +147,7 @@ let package = Package(
         .testTarget(name: "DarkroomPluginTests", dependencies: ["DarkroomTestSupport"]),
         .testTarget(
             name: "DarkroomCLITests",
-            dependencies: ["darkroom", "Darkroom", "DarkroomTestSupport"]
+            dependencies: ["darkroom", "Darkroom", "DarkroomSources", "DarkroomTestSupport"]
         ),
     ]
 )

@@ -2,6 +2,7 @@ import ArgumentParser
 import Darkroom
 import DarkroomConfig
 import Foundation
+import DarkroomSources
 
 // MARK: - darkroom check
 

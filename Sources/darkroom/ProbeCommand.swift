@@ -1,6 +1,7 @@
 import ArgumentParser
 import Darkroom
 import DarkroomCore
+import DarkroomSources
 
 // MARK: - darkroom probe
 

@@ -3,6 +3,7 @@ import Darkroom
 import DarkroomConfig
 import DarkroomCore
 import Foundation
+import DarkroomSources
 
 // MARK: - darkroom render
 

@@ -3,6 +3,7 @@ import DarkroomCore
 import DarkroomTestSupport
 import Foundation
 import Testing
+import DarkroomSources
 
 // MARK: - darkroom render
 

@@ -2,6 +2,7 @@ import Darkroom
 import DarkroomCore
 import DarkroomTestSupport
 import Testing
+import DarkroomSources
 
 // MARK: - Conversion
 

@@ -2,6 +2,7 @@ import DarkroomConfig
 import DarkroomCore
 import Foundation
 import Synchronization
+import DarkroomSources
 
 // MARK: - Batch
 

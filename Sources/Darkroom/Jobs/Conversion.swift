@@ -1,6 +1,7 @@
 import DarkroomCore
 import DarkroomFilters
 import Foundation
+import DarkroomSources
 
 // MARK: - Conversion
 

@@ -4,6 +4,7 @@ import DarkroomGD
 import DarkroomJPEG
 import DarkroomPNG
 import DarkroomWebP
+import DarkroomSources
 
 // MARK: - The standard wiring
 

@@ -24,6 +24,10 @@ public struct Registry: Sendable {
     public private(set) var filters: [String: FilterSchema] = [:]
     /// Who registered each filter name last (a module or app name), for `darkroom list`.
     public private(set) var filterOrigins: [String: String] = [:]
+    /// Sources in the order they are asked.
+    public private(set) var sources: [any ImageSource] = []
+    /// Caches by name (`"memory"`, `"disk"`, …); a later registration of a name replaces it.
+    public private(set) var caches: [String: any ImageCache] = [:]
 
     /// An empty registry.
     public init() {}
@@ -38,6 +42,25 @@ public struct Registry: Sendable {
     /// Appends an encoder; encoders registered earlier are asked first.
     public mutating func register(encoder: any ImageEncoder) {
         encoders.append(encoder)
+    }
+
+    /// Appends a source; sources registered earlier are asked first.
+    public mutating func register(source: any ImageSource) {
+        sources.append(source)
+    }
+
+    /// Registers a cache under a name, replacing any earlier cache of that name.
+    ///
+    /// ```swift
+    /// registry.register(cache: AutoPurgingImageCache(), named: "memory")
+    /// ```
+    public mutating func register(cache: any ImageCache, named name: String) {
+        caches[name] = cache
+    }
+
+    /// The cache registered under `name`, if it has type `T`.
+    public func cache<T: ImageCache>(named name: String, as type: T.Type = T.self) -> T? {
+        caches[name] as? T
     }
 
     /// Registers a filter declaration under its name, replacing any earlier one of that name.
@@ -66,6 +89,16 @@ public struct Registry: Sendable {
                 header.format, reason: "no registered decoder reads it (decoders: \(names(decoders.map(\.name))))")
         }
         return decoder
+    }
+
+    /// The first source that accepts `location`.
+    /// - Throws: ``DarkroomError/noComponent(kind:detail:)`` when none does.
+    public func source(for location: String) throws -> any ImageSource {
+        guard let source = sources.first(where: { $0.canLoad(location) }) else {
+            throw DarkroomError.noComponent(
+                kind: "source", detail: "'\(location)' (sources: \(names(sources.map(\.name))))")
+        }
+        return source
     }
 
     /// The first encoder that writes `format`.
