@@ -139,13 +139,15 @@ public enum ConfigLoader {
         var resolver = VariantResolver(definitions: merger.definitions)
         resolver.resolveAll()
         diagnostics += merger.diagnostics + resolver.diagnostics
+        let (cacheSettings, cacheDiagnostics) = CacheSettings.read(merger.reserved["caches"] ?? [:])
+        diagnostics += cacheDiagnostics
         let order = Dictionary(sources.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         return Configuration(
             variants: Array(resolver.resolved.values),
             diagnostics: sortedByPlace(diagnostics, fileOrder: order),
             files: sources.map(\.name),
             unresolvedVariants: merger.definitions.keys.filter { resolver.resolved[$0] == nil }.sorted(),
-            reservedSections: merger.reserved)
+            reservedSections: merger.reserved, cacheSettings: cacheSettings)
     }
 
     // MARK: - Helpers

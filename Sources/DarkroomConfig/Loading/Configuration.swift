@@ -26,16 +26,19 @@ public struct Configuration: Sendable {
     /// Reserved top-level sections (`caches`, `sources`): section → entry name → value. A later
     /// file's `[caches.NAME]` replaces an earlier one entirely, as for variants.
     public let reservedSections: [String: [String: ConfigNode]]
+    /// The `[caches.*]` settings (defaults where not given).
+    public let cacheSettings: CacheSettings
 
     public init(
         variants: [ResolvedVariant], diagnostics: [Diagnostic], files: [String], unresolvedVariants: [String] = [],
-        reservedSections: [String: [String: ConfigNode]] = [:]
+        reservedSections: [String: [String: ConfigNode]] = [:], cacheSettings: CacheSettings = CacheSettings()
     ) {
         self.variants = variants.sorted { $0.name < $1.name }
         self.diagnostics = diagnostics
         self.files = files
         self.unresolvedVariants = unresolvedVariants
         self.reservedSections = reservedSections
+        self.cacheSettings = cacheSettings
     }
 
     /// A configuration with nothing in it.

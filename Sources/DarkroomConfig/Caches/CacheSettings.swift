@@ -1,0 +1,114 @@
+import DarkroomCore
+
+// MARK: - CacheSettings
+
+/// The `[caches.memory]` and `[caches.disk]` sections of `filters.d/`.
+///
+/// ```toml
+/// [caches.memory]
+/// capacity = "100MB"        # purge when passed …
+/// after-purge = "60MB"      # … down to this
+///
+/// [caches.disk]
+/// path = "/var/cache/darkroom"   # DARKROOM_CACHE_DIR overrides it; default ~/.cache/darkroom
+/// limit = "1GB"                  # LRU sweep when passed
+/// max-age = "30d"                # entries older than this are misses and are swept
+/// originals = false              # also keep the sources' original bytes
+/// ```
+public struct CacheSettings: Sendable, Hashable {
+    public struct Memory: Sendable, Hashable {
+        public var capacity = 100 * 1024 * 1024
+        public var afterPurge = 60 * 1024 * 1024
+        public init() {}
+    }
+
+    public struct Disk: Sendable, Hashable {
+        /// `nil` = the default folder (`$DARKROOM_CACHE_DIR`, else `~/.cache/darkroom`).
+        public var path: String?
+        public var limit: Int?
+        public var maxAge: Double?
+        public var storesOriginals = false
+        public init() {}
+    }
+
+    public var memory = Memory()
+    /// `nil` when no `[caches.disk]` section is given.
+    public var disk: Disk?
+
+    public init() {}
+
+    static let memoryKeys = ["capacity", "after-purge"]
+    static let diskKeys = ["path", "limit", "max-age", "originals"]
+
+    /// Reads the `caches` section, reporting every problem with its file and line.
+    public static func read(_ section: [String: ConfigNode]) -> (CacheSettings, [Diagnostic]) {
+        var settings = CacheSettings()
+        var diagnostics: [Diagnostic] = []
+        func unknownKey(_ key: String, _ node: ConfigNode, known: [String], in table: String) {
+            let hint = NearestName.suggestion(for: key, among: known).map { " (did you mean '\($0)'?)" } ?? ""
+            diagnostics.append(.error(
+                at: node.location, "unknown key '\(key)' in [caches.\(table)]\(hint); known keys: \(known.joined(separator: ", "))"))
+        }
+        func size(_ node: ConfigNode, _ key: String, _ table: String) -> Int? {
+            let parsed = node.integer.flatMap { $0 >= 0 ? $0 : nil } ?? node.string.flatMap(ConfigQuantity.bytes)
+            if parsed == nil {
+                diagnostics.append(.error(
+                    at: node.location, "[caches.\(table)] \(key) must be a size such as \"100MB\" or a number of bytes"))
+            }
+            return parsed
+        }
+        for (name, node) in section.sorted(by: { $0.key < $1.key }) {
+            guard let table = node.table else {
+                diagnostics.append(.error(at: node.location, "caches.\(name) must be a table ([caches.\(name)])"))
+                continue
+            }
+            switch name {
+            case "memory":
+                for (key, value) in table {
+                    switch key {
+                    case "capacity": size(value, key, name).map { settings.memory.capacity = $0 }
+                    case "after-purge": size(value, key, name).map { settings.memory.afterPurge = $0 }
+                    default: unknownKey(key, value, known: memoryKeys, in: name)
+                    }
+                }
+                if settings.memory.afterPurge > settings.memory.capacity {
+                    diagnostics.append(.error(
+                        at: (table["after-purge"] ?? node).location,
+                        "[caches.memory] after-purge (\(settings.memory.afterPurge) bytes) must not exceed capacity (\(settings.memory.capacity) bytes)"))
+                }
+            case "disk":
+                var disk = Disk()
+                for (key, value) in table {
+                    switch key {
+                    case "path":
+                        if let path = value.string, !path.isEmpty {
+                            disk.path = path
+                        } else {
+                            diagnostics.append(.error(at: value.location, "[caches.disk] path must be a non-empty string"))
+                        }
+                    case "limit": disk.limit = size(value, key, name)
+                    case "max-age":
+                        let seconds = value.number.flatMap { $0 >= 0 ? $0 : nil } ?? value.string.flatMap(ConfigQuantity.seconds)
+                        if seconds == nil {
+                            diagnostics.append(.error(
+                                at: value.location, "[caches.disk] max-age must be a duration such as \"30d\", \"12h\" or a number of seconds"))
+                        }
+                        disk.maxAge = seconds
+                    case "originals":
+                        if let flag = value.boolean {
+                            disk.storesOriginals = flag
+                        } else {
+                            diagnostics.append(.error(at: value.location, "[caches.disk] originals must be true or false"))
+                        }
+                    default: unknownKey(key, value, known: diskKeys, in: name)
+                    }
+                }
+                settings.disk = disk
+            default:
+                let hint = NearestName.suggestion(for: name, among: ["memory", "disk"]).map { " (did you mean '\($0)'?)" } ?? ""
+                diagnostics.append(.error(at: node.location, "unknown cache '\(name)'\(hint); known caches: memory, disk"))
+            }
+        }
+        return (settings, diagnostics)
+    }
+}

@@ -1,0 +1,81 @@
+import DarkroomConfig
+import Testing
+
+// MARK: - [caches.*]
+
+@Suite("[caches.memory] and [caches.disk] are read with sizes, durations and file:line errors")
+struct CacheSettingsTests {
+    func load(_ text: String) -> Configuration {
+        ConfigLoader.load(sources: [ConfigSource(name: "50-caches.toml", text: text)], filters: [:])
+    }
+
+    @Test("sizes and durations in every accepted form")
+    func quantities() {
+        #expect(ConfigQuantity.bytes("100MB") == 100 * 1024 * 1024)
+        #expect(ConfigQuantity.bytes("1.5 GiB") == 1_610_612_736)
+        #expect(ConfigQuantity.bytes("512") == 512)
+        #expect(ConfigQuantity.bytes("12kb") == 12 * 1024)
+        #expect(ConfigQuantity.bytes("lots") == nil)
+        #expect(ConfigQuantity.bytes("-5MB") == nil)
+        #expect(ConfigQuantity.seconds("30d") == 2_592_000)
+        #expect(ConfigQuantity.seconds("90m") == 5_400)
+        #expect(ConfigQuantity.seconds("3600") == 3_600)
+        #expect(ConfigQuantity.seconds("soon") == nil)
+    }
+
+    @Test("defaults without a caches section: 100 MB / 60 MB memory, no disk section")
+    func defaults() {
+        let settings = load("").cacheSettings
+        #expect(settings.memory.capacity == 100 * 1024 * 1024)
+        #expect(settings.memory.afterPurge == 60 * 1024 * 1024)
+        #expect(settings.disk == nil)
+    }
+
+    @Test("values are read")
+    func values() {
+        let configuration = load("""
+            [caches.memory]
+            capacity = "200MB"
+            after-purge = "150MB"
+
+            [caches.disk]
+            path = "/tmp/dr"
+            limit = "2GB"
+            max-age = "7d"
+            originals = true
+            """)
+        #expect(configuration.diagnostics.isEmpty)
+        let s = configuration.cacheSettings
+        #expect(s.memory.capacity == 200 * 1024 * 1024 && s.memory.afterPurge == 150 * 1024 * 1024)
+        #expect(s.disk?.path == "/tmp/dr")
+        #expect(s.disk?.limit == 2 * 1024 * 1024 * 1024)
+        #expect(s.disk?.maxAge == 604_800)
+        #expect(s.disk?.storesOriginals == true)
+    }
+
+    @Test("errors name the file, the line and what is wrong")
+    func errors() {
+        let configuration = load("""
+            [caches.memory]
+            capacity = "lots"
+            after-purg = "1MB"
+
+            [caches.disc]
+            path = "x"
+
+            [caches.disk]
+            max-age = "soon"
+            """)
+        let lines = configuration.errors.map(\.description)
+        #expect(lines.contains { $0.hasPrefix("50-caches.toml:2: ") && $0.contains("size") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("50-caches.toml:3: ") && $0.contains("did you mean 'after-purge'") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("50-caches.toml:5: ") && $0.contains("did you mean 'disk'") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("50-caches.toml:9: ") && $0.contains("duration") }, "\(lines)")
+    }
+
+    @Test("after-purge above capacity is an error")
+    func afterPurgeAboveCapacity() {
+        let configuration = load("[caches.memory]\ncapacity = \"10MB\"\nafter-purge = \"20MB\"\n")
+        #expect(configuration.errors.first?.description.hasPrefix("50-caches.toml:3: ") == true)
+    }
+}
