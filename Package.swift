@@ -134,7 +134,16 @@ let package = Package(
         .testTarget(name: "DarkroomWebPTests", dependencies: ["DarkroomWebP", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomFiltersTests", dependencies: ["DarkroomFilters", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomSourcesTests", dependencies: ["DarkroomSources", "DarkroomTestSupport"]),
-        .testTarget(name: "DarkroomCacheTests", dependencies: ["DarkroomCache", "DarkroomTestSupport"]),
+        .testTarget(
+            name: "DarkroomCacheTests",
+            dependencies: ["DarkroomCache", "DarkroomTestSupport", "DiskCacheWorker"]
+        ),
+        // A child process for the disk cache's kill -9 and multi-process tests.
+        .executableTarget(
+            name: "DiskCacheWorker",
+            dependencies: ["DarkroomCache"],
+            path: "Tests/DiskCacheWorker"
+        ),
         .testTarget(name: "DarkroomConfigTests", dependencies: ["DarkroomConfig", "DarkroomTestSupport"]),
         .testTarget(
             name: "DarkroomTests",

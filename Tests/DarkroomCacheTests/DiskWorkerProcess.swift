@@ -1,0 +1,56 @@
+import Foundation
+
+// MARK: - Running the DiskCacheWorker child process
+
+/// Starts the `DiskCacheWorker` executable built beside the test bundle.
+struct DiskWorkerProcess {
+    /// `.build/<triple>/debug/DiskCacheWorker`, next to the test bundle.
+    static let executable: URL = {
+        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var folder = testBinary.deletingLastPathComponent()
+        while !FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("DiskCacheWorker").path),
+            folder.path != "/" {
+            folder = folder.deletingLastPathComponent()
+        }
+        return folder.appendingPathComponent("DiskCacheWorker")
+    }()
+
+    let process: Process
+    private let output: Pipe
+
+    /// Starts the worker with `arguments`; its standard output is read with ``waitForLine(_:)``
+    /// or ``finish()``.
+    init(_ arguments: [String]) throws {
+        process = Process()
+        process.executableURL = DiskWorkerProcess.executable
+        process.arguments = arguments
+        output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Blocks until the worker prints `line` (returns true) or closes its output (false).
+    func waitForLine(_ line: String) -> Bool {
+        var text = ""
+        while true {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { return false }
+            text += String(decoding: chunk, as: UTF8.self)
+            if text.split(separator: "\n").contains(Substring(line)) { return true }
+        }
+    }
+
+    /// `kill -9`, then reaps the process.
+    func killHard() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Reads the rest of the output and waits for the exit: (status, output).
+    func finish() -> (status: Int32, output: String) {
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
