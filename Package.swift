@@ -93,7 +93,7 @@ let package = Package(
             name: "Darkroom",
             dependencies: [
                 "DarkroomCore", "DarkroomGD", "DarkroomJPEG", "DarkroomPNG", "DarkroomWebP",
-                "DarkroomFilters", "DarkroomConfig", "DarkroomSources",
+                "DarkroomFilters", "DarkroomConfig", "DarkroomSources", "DarkroomCache",
             ]
         ),
         .target(name: "DarkroomExampleFilters", dependencies: ["Darkroom", "DarkroomCore"]),

@@ -50,7 +50,12 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
 
     /// Lower-case hex SHA-256 of a string's UTF-8 bytes.
     public static func sha256Hex(_ text: String) -> String {
-        SHA256.hash(data: Array(text.utf8)).map { byte in
+        sha256Hex(bytes: Array(text.utf8))
+    }
+
+    /// Lower-case hex SHA-256 of bytes.
+    public static func sha256Hex(bytes: [UInt8]) -> String {
+        SHA256.hash(data: bytes).map { byte in
             let hex = String(byte, radix: 16)
             return hex.count == 1 ? "0" + hex : hex
         }.joined()
