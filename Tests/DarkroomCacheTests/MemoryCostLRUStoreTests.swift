@@ -39,7 +39,7 @@ struct MemoryCostLRUStoreTests {
         try store.validateInvariants()
     }
 
-    @Test("removed nodes are reused, so the node array does not grow under churn")
+    @Test("freed slots are reused, so the slot arrays do not grow under churn")
     func freeListReuse() throws {
         var store = Store()
         for i in 0..<100 { store.insert(i, cost: 1, forKey: "k\(i)", group: "g\(i % 3)") }
@@ -49,7 +49,7 @@ struct MemoryCostLRUStoreTests {
                 store.insert(i, cost: 1, forKey: "r\(round)-\(i)", group: "g\(i % 3)")
             }
         }
-        #expect(store.nodes.count == 100)
+        #expect(store.entries.count == 100)
         #expect(store.count == 100)
         try store.validateInvariants()
     }
@@ -122,7 +122,7 @@ struct MemoryCostLRUStoreTests {
         var store = Store()
         for i in 0..<10 { store.insert(i, cost: i, forKey: "\(i)", group: "g") }
         store.removeAll()
-        #expect(store.isEmpty && store.totalCost == 0 && store.groupCount == 0 && store.nodes.isEmpty)
+        #expect(store.isEmpty && store.totalCost == 0 && store.groupCount == 0 && store.entries.isEmpty)
         try store.validateInvariants()
     }
 }
