@@ -11,7 +11,7 @@ import Darwin
 
 // MARK: - Memory pressure
 
-@Suite("The memory cache empties on demand and on a POSIX signal until the subscription is cancelled")
+@Suite("The memory cache empties on demand and on a POSIX signal until the subscription is cancelled", .serialized)
 struct MemoryPressureTests {
     typealias T = MemoryTestImages
 
@@ -25,6 +25,14 @@ struct MemoryPressureTests {
         try cache.validateInvariants()
     }
 
+    /// Makes sure a stray `SIGUSR2` cannot terminate the test process, without replacing a
+    /// handler already installed (Dispatch's, from an earlier subscription: replacing it
+    /// would silence every later subscription).
+    func ignoreSIGUSR2UnlessHandled() {
+        let previous = signal(SIGUSR2, SIG_IGN)
+        if previous != nil { signal(SIGUSR2, previous) }
+    }
+
     /// Sends `SIGUSR2` to this process, as `kill -USR2 <pid>` does. Not `raise`: that aims
     /// the signal at the calling thread, and the test runs on a Dispatch worker thread, which
     /// blocks signals, so a thread-directed signal would stay pending there forever.
@@ -34,7 +42,7 @@ struct MemoryPressureTests {
 
     @Test("SIGUSR2 sent to the process purges the cache; after cancel it no longer does")
     func purgeOnSignal() async throws {
-        signal(SIGUSR2, SIG_IGN)  // never the default action (terminate), even before listening
+        ignoreSIGUSR2UnlessHandled()
         let cache = AutoPurgingImageCache()
         for i in 0..<5 { cache.add(T.image(bytes: 64, key: i), withIdentifier: "\(i)") }
         let purged = Mutex<[Int]>([])
@@ -58,5 +66,22 @@ struct MemoryPressureTests {
         try await Task.sleep(for: .milliseconds(200))
         #expect(purged.withLock { $0.count } == purgesBefore)
         #expect(cache.count == 1)
+    }
+
+    @Test("subscribing again after a cancel, and several caches on one signal, all purge")
+    func severalSubscriptions() async throws {
+        ignoreSIGUSR2UnlessHandled()
+        let first = AutoPurgingImageCache(), second = AutoPurgingImageCache()
+        let cancelled = first.purgeOnSignal(SIGUSR2)
+        cancelled.cancel()
+        let subscriptions = [first.purgeOnSignal(SIGUSR2), second.purgeOnSignal(SIGUSR2)]
+        first.add(T.image(bytes: 64), withIdentifier: "a")
+        second.add(T.image(bytes: 64), withIdentifier: "b")
+        for _ in 0..<60 where first.count + second.count > 0 {
+            sendSIGUSR2()
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(first.count == 0 && second.count == 0)
+        subscriptions.forEach { $0.cancel() }
     }
 }

@@ -52,10 +52,13 @@ extension AutoPurgingImageCache {
     /// Empties the cache each time the process receives `signal` — a way for an operator or
     /// a supervisor to relieve memory pressure on a server (`kill -USR2 <pid>`).
     ///
-    /// The signal's default action (for `SIGUSR2`: terminate) is replaced by "ignore" before
-    /// listening, as Dispatch signal sources require; the signal is then delivered to the
-    /// returned subscription through a `DispatchSourceSignal` on `queue`. The cache is held
-    /// weakly: the subscription does not keep it alive.
+    /// If the signal still has its default action (for `SIGUSR2`: terminate), it is set to
+    /// "ignore" before listening, as Dispatch signal sources require; a handler already
+    /// installed is left alone. The signal then reaches the returned subscription through a
+    /// `DispatchSourceSignal` on `queue`. Several caches may listen to the same signal. Send
+    /// the signal to the process (`kill`), not to one thread (`raise` from a Dispatch or
+    /// Swift-concurrency worker thread, which block signals, leaves it pending there). The
+    /// cache is held weakly: the subscription does not keep it alive.
     ///
     /// ```swift
     /// let pressure = cache.purgeOnSignal(SIGUSR2) { removed in log("purged \(removed) images") }
@@ -72,7 +75,11 @@ extension AutoPurgingImageCache {
         queue: DispatchQueue = .global(qos: .utility),
         onPurge: (@Sendable (_ removedImages: Int) -> Void)? = nil
     ) -> MemoryPressureSubscription {
-        _ = signal(number, SIG_IGN)
+        // Ignore the signal only if it has its default action: a handler already there (Dispatch's
+        // own, from an earlier subscription, or the program's) stays. Swapping twice leaves a
+        // moment of "ignore", which can only drop a signal that arrives within it.
+        let previous = signal(number, SIG_IGN)
+        if previous != nil { signal(number, previous) }  // nil is SIG_DFL
         let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
         source.setEventHandler { [weak self] in
             guard let self else { return }
