@@ -101,7 +101,7 @@ let package = Package(
             name: "darkroom",
             dependencies: [
                 "Darkroom", "DarkroomExampleFilters", "DarkroomConfig", "DarkroomCore", "DarkroomFilters",
-                "DarkroomSources",
+                "DarkroomSources", "DarkroomCache",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

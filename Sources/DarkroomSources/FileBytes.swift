@@ -44,7 +44,8 @@ public enum FileBytes {
         }
     }
 
-    static func errnoText(_ code: Int32) -> String {
+    /// A short lower-case text for an `errno` value ("no such file or directory").
+    public static func errnoText(_ code: Int32) -> String {
         switch code {
         case ENOENT: return "no such file or directory"
         case EACCES: return "permission denied"

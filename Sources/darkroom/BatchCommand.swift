@@ -43,6 +43,9 @@ struct BatchCommand: ParsableCommand {
     @Option(help: "The filters.d folder (default: $DARKROOM_CONFIG, else ./filters.d, else the embedded default).")
     var config: String?
 
+    @Flag(name: .customLong("no-cache"), help: "Neither read nor write the caches (for measuring).")
+    var noCache = false
+
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard !variants.isEmpty else { throw ValidationError("give at least one --variant") }
@@ -66,7 +69,13 @@ struct BatchCommand: ParsableCommand {
         Resampler.maximumThreads = 1
         let batch = Batch(inputs: found, targets: targets, outputDirectory: out)
         let display = ProgressDisplay(isTerminal: isatty(STDERR_FILENO) == 1)
-        let summary = batch.run(renderer: VariantRenderer(registry: CommandRegistry.shared), jobs: jobs) { progress in
+        let renderer: CachingRenderer
+        do {
+            renderer = try CommandRegistry.renderer(for: configuration, noCache: noCache)
+        } catch {
+            throw CommandFailure.exit(subject: "cache", error)
+        }
+        let summary = batch.run(renderer: renderer, jobs: jobs) { progress in
             display.show(progress)
         }
         display.finish()
@@ -93,7 +102,8 @@ struct ProgressDisplay: Sendable {
             let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
             FileHandle.standardError.write(Data("\r[\(bar)] \(progress.finished)/\(progress.total)".utf8))
         } else {
-            let status = progress.error == nil ? "ok, \(progress.outputs.count) files" : "failed"
+            let cached = progress.cached > 0 ? " (\(progress.cached) from cache)" : ""
+            let status = progress.error == nil ? "ok, \(progress.outputs.count) files\(cached)" : "failed"
             print("[\(progress.finished)/\(progress.total)] \(progress.input): \(status)")
         }
     }

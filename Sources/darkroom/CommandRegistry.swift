@@ -13,6 +13,14 @@ enum CommandRegistry {
         return registry
     }()
 
+    /// A renderer going through the configured caches, or straight to work with `noCache`.
+    static func renderer(for configuration: Configuration, noCache: Bool) throws -> CachingRenderer {
+        let renderer = VariantRenderer(registry: shared)
+        guard !noCache else { return CachingRenderer(renderer: renderer) }
+        let caches = try RenderCaches(settings: configuration.cacheSettings)
+        return CachingRenderer(renderer: renderer, memory: caches.memory, disk: caches.disk)
+    }
+
     /// Loads the configuration `--config` (or its fallbacks) names.
     static func configuration(_ explicit: String?) -> (ConfigLocation, Configuration) {
         let location = ConfigLocation.resolve(explicit: explicit)

@@ -18,7 +18,7 @@ struct DarkroomCommand: ParsableCommand {
         version: DarkroomVersion.string,
         subcommands: [
             ProbeCommand.self, ConvertCommand.self, RenderCommand.self, BatchCommand.self, CheckCommand.self,
-            ListCommand.self,
+            ListCommand.self, CacheCommand.self,
         ]
     )
 }

@@ -49,6 +49,9 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Lossy quality 1…100 for --filter chains.")
     var quality: Int?
 
+    @Flag(name: .customLong("no-cache"), help: "Neither read nor write the caches (for measuring).")
+    var noCache = false
+
     func run() throws {
         do {
             try render()
@@ -68,8 +71,8 @@ struct RenderCommand: ParsableCommand {
         let registry = CommandRegistry.shared
         let isFolder = variants.count > 1 || output.hasSuffix("/") || Self.isDirectory(output)
         var targets: [RenderTarget]
+        let (location, configuration) = CommandRegistry.configuration(config)
         if filters.isEmpty {
-            let (location, configuration) = CommandRegistry.configuration(config)
             targets = try VariantSelection.targets(variants: variants, configuration: configuration, location: location)
             if !isFolder, let fromExtension = ImageFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) {
                 if let own = targets[0].encoding.format, own != fromExtension {
@@ -82,8 +85,8 @@ struct RenderCommand: ParsableCommand {
         } else {
             targets = [try VariantSelection.target(filters: filters, encoding: try adHocEncoding(isFolder: isFolder), registry: registry)]
         }
-        let bytes = try FileBytes.read(source)
-        let rendered = try VariantRenderer(registry: registry).render(bytes, targets: targets)
+        let rendered = try CommandRegistry.renderer(for: configuration, noCache: noCache)
+            .render(try SourceReference.file(source), targets: targets)
         for result in rendered {
             let path = isFolder
                 ? "\(output.hasSuffix("/") ? String(output.dropLast()) : output)/\(result.name).\(result.format.preferredFileExtension)"
@@ -93,7 +96,8 @@ struct RenderCommand: ParsableCommand {
             } catch {
                 throw CommandFailure.exit(subject: path, error)
             }
-            print("\(result.name): \(path) (\(result.format.rawValue) \(result.image.size), \(result.bytes.count) bytes)")
+            let origin = result.layer == .rendered ? "" : ", from the \(result.layer.rawValue) cache"
+            print("\(result.name): \(path) (\(result.format.rawValue), \(result.bytes.count) bytes\(origin))")
         }
     }
 

@@ -25,13 +25,17 @@ struct CommandRunner {
         return folder.appendingPathComponent("darkroom")
     }()
 
+    /// A disk-cache folder for this test process, so the tests never touch the user's cache.
+    static let cacheDirectory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("darkroom-cli-tests-\(ProcessInfo.processInfo.processIdentifier)").path
+
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
+        process.environment = ProcessInfo.processInfo.environment
+            .merging(["DARKROOM_CACHE_DIR": cacheDirectory]) { $1 }
+            .merging(environment) { $1 }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

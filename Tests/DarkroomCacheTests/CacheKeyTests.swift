@@ -8,7 +8,7 @@ struct CacheKeyTests {
     @Test("the persistent name is the SHA-256 of the canonical text, the same in every process")
     func stable() {
         let key = CacheKey(source: "/a.jpg", variant: "circle>png(compression=6)", salt: 1)
-        #expect(key.string == "v1|/a.jpg|circle>png(compression=6)")
+        #expect(key.string == "v1|6:/a.jpg|circle>png(compression=6)")
         // Known SHA-256 of "abc", to pin the digest implementation and hex formatting.
         #expect(CacheKey.sha256Hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(key.persistentName.count == 64)

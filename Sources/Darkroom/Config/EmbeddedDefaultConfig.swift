@@ -122,6 +122,20 @@ public enum EmbeddedDefaultConfig {
             base = "thumbnail"
             filters = [ { filter = "sharpen", sigma = 0.8, amount = 1 } ]
             """#),
+        ("50-caches.toml", #"""
+            # Caches. Every render is cached per variant: in memory for this process, and on disk
+            # (shared by processes, kept across restarts). Sizes like "100MB", durations like "30d".
+            # $DARKROOM_CACHE_DIR overrides the disk path; without a path the disk cache lives in
+            # $XDG_CACHE_HOME/darkroom or ~/.cache/darkroom. `darkroom cache stats|purge|sweep` manage it.
+
+            [caches.memory]
+            capacity = "100MB"
+            after-purge = "60MB"
+
+            [caches.disk]
+            limit = "1GB"
+            max-age = "30d"
+            """#),
         ("90-example-extension.toml", #"""
             # Uses `vignette`, a filter from the example extension module DarkroomExampleFilters
             # (Sources/DarkroomExampleFilters). The darkroom tool registers that module at start-up,

@@ -12,7 +12,8 @@ import DarkroomSources
 ///
 /// ```swift
 /// let batch = Batch(inputs: try BatchInput.expand(["photos"]), targets: targets, outputDirectory: "out")
-/// let summary = batch.run(renderer: VariantRenderer(registry: .standard), jobs: 2) { event in print(event) }
+/// let renderer = CachingRenderer(renderer: VariantRenderer(registry: .standard))
+/// let summary = batch.run(renderer: renderer, jobs: 2) { event in print(event) }
 /// print(summary.succeeded, summary.failures.count)
 /// ```
 public struct Batch: Sendable {
@@ -40,6 +41,8 @@ public struct Batch: Sendable {
         public var total: Int
         public var input: String
         public var outputs: [String]
+        /// How many of the outputs came from a cache.
+        public var cached: Int
         public var error: (any Error)?
     }
 
@@ -58,7 +61,7 @@ public struct Batch: Sendable {
     /// Runs the batch on `jobs` worker threads (1 = on the calling thread only), calling
     /// `progress` (from any worker, serialised) after each input.
     public func run(
-        renderer: VariantRenderer, jobs: Int = 1, counters: StageCounters? = nil,
+        renderer: CachingRenderer, jobs: Int = 1, counters: StageCounters? = nil,
         progress: @escaping @Sendable (Progress) -> Void = { _ in }
     ) -> Summary {
         struct State {
@@ -81,13 +84,14 @@ public struct Batch: Sendable {
                 guard let index else { return }
                 let input = inputs[index]
                 var written: [String] = []
+                var cached = 0
                 var failure: (any Error)?
                 do {
                     if let first = collisions[input.relativeStem], first != input.path {
                         throw DarkroomError.io(
                             path: input.path, detail: "its outputs would overwrite those of \(first) (same name); rename one")
                     }
-                    written = try render(input, renderer: renderer, counters: counters)
+                    (written, cached) = try render(input, renderer: renderer, counters: counters)
                 } catch {
                     failure = error
                 }
@@ -99,7 +103,9 @@ public struct Batch: Sendable {
                         s.succeeded += 1
                         s.outputs += written.count
                     }
-                    progress(Progress(finished: s.finished, total: inputs.count, input: input.path, outputs: written, error: failure))
+                    progress(Progress(
+                        finished: s.finished, total: inputs.count, input: input.path, outputs: written, cached: cached,
+                        error: failure))
                 }
             }
         }
@@ -118,17 +124,20 @@ public struct Batch: Sendable {
         }
     }
 
-    /// Renders every target of one input and writes them; returns the paths written.
-    public func render(_ input: BatchInput, renderer: VariantRenderer, counters: StageCounters? = nil) throws -> [String] {
-        let bytes = try FileBytes.read(input.path, maxBytes: renderer.limits.maxInputBytes)
-        let rendered = try renderer.render(bytes, targets: targets, counters: counters)
+    /// Renders (or takes from the caches) every target of one input and writes them; returns
+    /// the paths written and how many outputs came from a cache.
+    public func render(
+        _ input: BatchInput, renderer: CachingRenderer, counters: StageCounters? = nil
+    ) throws -> (written: [String], cached: Int) {
+        let source = try SourceReference.file(input.path, maxBytes: renderer.renderer.limits.maxInputBytes)
+        let outputs = try renderer.render(source, targets: targets, counters: counters)
         var written: [String] = []
-        for output in rendered {
+        for output in outputs {
             let path = "\(outputDirectory)/\(output.name)/\(input.relativeStem).\(output.format.preferredFileExtension)"
             try AtomicFileWriter.write(output.bytes, to: path)
             written.append(path)
         }
-        return written
+        return (written, outputs.filter { $0.layer != .rendered }.count)
     }
 
     /// Stems produced by more than one input, mapped to the first input that claims them.

@@ -13,7 +13,7 @@ import DarkroomCore
 ///
 /// ```swift
 /// let key = CacheKey(source: "/photos/cat.jpg", variant: "aspect-fill(…)|circle>png(compression=6)")
-/// key.string          // "v1|/photos/cat.jpg|aspect-fill(…)|circle>png(compression=6)"
+/// key.string          // "v1|15:/photos/cat.jpg|aspect-fill(…)|circle>png(compression=6)"
 /// key.persistentName  // 64 hex digits
 /// ```
 public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
@@ -36,9 +36,9 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
         CacheKey(source: source, variant: "", salt: salt)
     }
 
-    /// The canonical text: `v<salt>|<source>|<variant>`. The source comes before the first
-    /// `|` after the salt only by position; use ``persistentName`` for anything stored.
-    public var string: String { "v\(salt)|\(source)|\(variant)" }
+    /// The canonical text: `v<salt>|<source byte count>:<source>|<variant>`. The length
+    /// prefix keeps keys distinct even when a source contains `|`.
+    public var string: String { "v\(salt)|\(source.utf8.count):\(source)|\(variant)" }
 
     /// SHA-256 of ``string``, lower-case hex: the name used on disk and in ETags.
     public var persistentName: String { CacheKey.sha256Hex(string) }

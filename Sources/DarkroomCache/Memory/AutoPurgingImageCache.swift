@@ -88,23 +88,11 @@ public final class AutoPurgingImageCache: ImageCache, Sendable {
         // only when `_` drops them, after the lock is free.
         _ = state.withLock { state -> [Image] in
             state.insertions += 1
-            guard cost <= capacity else {
-                state.rejections += 1
-                return state.store.removeValue(forKey: identifier).map { [$0] } ?? []
-            }
-            var leaving: [Image] = []
-            if let replaced = state.store.insert(image, cost: cost, forKey: identifier, group: source) {
-                leaving.append(replaced)
-            }
-            guard state.store.totalCost > capacity else { return leaving }
-            // The new image is the most recent, so it is the last candidate: keep it.
-            while state.store.totalCost > target, state.store.count > 1,
-                let evicted = state.store.removeLeastRecentlyUsed()
-            {
-                leaving.append(evicted.value)
-                state.evictions += 1
-            }
-            return leaving
+            let outcome = state.store.insertPurging(
+                image, cost: cost, forKey: identifier, group: source, capacity: capacity, target: target)
+            state.evictions += outcome.evictions
+            if outcome.rejected { state.rejections += 1 }
+            return outcome.leaving
         }
     }
 

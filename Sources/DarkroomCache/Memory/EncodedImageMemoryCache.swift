@@ -1,0 +1,97 @@
+import DarkroomCore
+import Synchronization
+
+// MARK: - EncodedImage
+
+/// Encoded image bytes and their format: what is served over HTTP or written to a file.
+public struct EncodedImage: Sendable, Hashable {
+    public var bytes: [UInt8]
+    public var format: ImageFormat
+
+    public init(bytes: [UInt8], format: ImageFormat) {
+        self.bytes = bytes
+        self.format = format
+    }
+}
+
+// MARK: - EncodedImageMemoryCache
+
+/// The memory layer for rendered, **encoded** variants (cost = encoded bytes), with the same
+/// auto-purging contract as ``AutoPurgingImageCache``: past `memoryCapacity`, least-recently
+/// accessed entries go until usage is at most `preferredMemoryUsageAfterPurge`. Keyed by
+/// ``CacheKey`` so a source's entries can be purged together. Thread-safe.
+///
+/// ```swift
+/// let memory = EncodedImageMemoryCache(memoryCapacity: 100 << 20, preferredMemoryUsageAfterPurge: 60 << 20)
+/// memory.insert(EncodedImage(bytes: jpeg, format: .jpeg), for: key)
+/// memory.value(for: key)?.format // .jpeg
+/// ```
+public final class EncodedImageMemoryCache: ImageCache, Sendable {
+    public typealias Value = EncodedImage
+
+    public let memoryCapacity: Int
+    public let preferredMemoryUsageAfterPurge: Int
+
+    struct State: Sendable {
+        var store = CostLRUStore<String, String, EncodedImage>()
+        var hits = 0
+        var misses = 0
+        var evictions = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// - Precondition: `0 <= preferredMemoryUsageAfterPurge <= memoryCapacity`.
+    public init(memoryCapacity: Int = 100 * 1024 * 1024, preferredMemoryUsageAfterPurge: Int = 60 * 1024 * 1024) {
+        precondition(preferredMemoryUsageAfterPurge >= 0 && memoryCapacity >= preferredMemoryUsageAfterPurge,
+                     "need 0 <= preferredMemoryUsageAfterPurge <= memoryCapacity")
+        self.memoryCapacity = memoryCapacity
+        self.preferredMemoryUsageAfterPurge = preferredMemoryUsageAfterPurge
+    }
+
+    // MARK: - By CacheKey
+
+    public func value(for key: CacheKey) -> EncodedImage? { lookup(key.string) }
+
+    public func insert(_ value: EncodedImage, for key: CacheKey) { store(value, key.string, group: key.source) }
+
+    @discardableResult
+    public func remove(_ key: CacheKey) -> Bool { state.withLock { $0.store.removeValue(forKey: key.string) } != nil }
+
+    /// Removes every entry rendered from `source`; returns how many.
+    @discardableResult
+    public func removeAll(forSource source: String) -> Int { state.withLock { $0.store.removeGroup(source) }.count }
+
+    // MARK: - ImageCache
+
+    public func value(forKey key: String) -> EncodedImage? { lookup(key) }
+    public func insert(_ value: EncodedImage, forKey key: String) { store(value, key, group: nil) }
+    public func removeValue(forKey key: String) { _ = state.withLock { $0.store.removeValue(forKey: key) } }
+    public func removeAll() { state.withLock { $0.store.removeAll() } }
+
+    // MARK: - Statistics
+
+    public var statistics: (entries: Int, bytes: Int, hits: Int, misses: Int, evictions: Int) {
+        state.withLock { ($0.store.count, $0.store.totalCost, $0.hits, $0.misses, $0.evictions) }
+    }
+
+    // MARK: - Internals
+
+    private func lookup(_ key: String) -> EncodedImage? {
+        state.withLock { state in
+            let value = state.store.value(forKey: key)
+            if value == nil { state.misses += 1 } else { state.hits += 1 }
+            return value
+        }
+    }
+
+    private func store(_ value: EncodedImage, _ key: String, group: String?) {
+        let capacity = memoryCapacity, target = preferredMemoryUsageAfterPurge
+        _ = state.withLock { state -> [EncodedImage] in
+            let outcome = state.store.insertPurging(
+                value, cost: value.bytes.count, forKey: key, group: group, capacity: capacity, target: target)
+            state.evictions += outcome.evictions
+            return outcome.leaving
+        }
+    }
+}

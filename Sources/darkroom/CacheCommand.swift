@@ -1,0 +1,134 @@
+import ArgumentParser
+import Darkroom
+import DarkroomCache
+import DarkroomConfig
+import Foundation
+
+// MARK: - darkroom cache
+
+struct CacheCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cache",
+        abstract: "Inspect and manage the caches configured in filters.d ([caches.*]).",
+        discussion: """
+            The disk cache lives in $DARKROOM_CACHE_DIR, else [caches.disk] path, else \
+            ~/.cache/darkroom (when [caches.disk] is present). The memory cache belongs to one \
+            process; this command reports its settings.
+            """,
+        subcommands: [CacheStatsCommand.self, CachePurgeCommand.self, CacheSweepCommand.self]
+    )
+}
+
+/// Options shared by the cache subcommands.
+struct CacheOptions: ParsableArguments {
+    @Option(help: "The filters.d folder (default: $DARKROOM_CONFIG, else ./filters.d, else the embedded default).")
+    var config: String?
+
+    func caches() throws -> (RenderCaches, String?) {
+        let (_, configuration) = CommandRegistry.configuration(config)
+        let settings = configuration.cacheSettings
+        do {
+            return (try RenderCaches(settings: settings), RenderCaches.diskPath(settings: settings, environment: ProcessInfo.processInfo.environment))
+        } catch {
+            throw CommandFailure.exit(subject: "cache", error)
+        }
+    }
+}
+
+// MARK: - stats
+
+struct CacheStatsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats", abstract: "Entries, bytes, hits and misses per cache layer.")
+
+    @OptionGroup var options: CacheOptions
+
+    @Flag(help: "Print one JSON object ({\"memory\": {…}, \"disk\": {\"entries\": …}}).")
+    var json = false
+
+    func run() throws {
+        let (caches, path) = try options.caches()
+        let memory = caches.memory.statistics
+        var object: [String: Any] = [
+            "memory": [
+                "entries": memory.entries, "bytes": memory.bytes, "hits": memory.hits, "misses": memory.misses,
+                "capacity": caches.memory.memoryCapacity, "afterPurge": caches.memory.preferredMemoryUsageAfterPurge,
+            ] as [String: Any]
+        ]
+        if let disk = caches.disk {
+            disk.refresh()
+            let s = disk.statistics
+            object["disk"] = [
+                "path": path ?? disk.directory, "entries": s.entries, "bytes": s.bytes, "hits": s.hits, "misses": s.misses,
+                "limit": disk.limit as Any? ?? NSNull(),
+            ] as [String: Any]
+        } else {
+            object["disk"] = NSNull()
+        }
+        if json {
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
+            print(String(decoding: data, as: UTF8.self))
+            return
+        }
+        print("memory: \(memory.entries) entries, \(memory.bytes) bytes, \(memory.hits) hits, \(memory.misses) misses "
+            + "(this process; capacity \(caches.memory.memoryCapacity) bytes)")
+        if let disk = caches.disk {
+            let s = disk.statistics
+            print("disk:   \(s.entries) entries, \(s.bytes) bytes, \(s.hits) hits, \(s.misses) misses (\(disk.directory))")
+        } else {
+            print("disk:   not configured (add [caches.disk] to filters.d or set $DARKROOM_CACHE_DIR)")
+        }
+    }
+}
+
+// MARK: - purge
+
+struct CachePurgeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "purge",
+        abstract: "Remove every cached render, or with --source every render of one source.",
+        discussion: "A file source is named by its path (as given to render or batch); a URL as written.")
+
+    @OptionGroup var options: CacheOptions
+
+    @Option(help: "Only this source's renders (every variant).")
+    var source: String?
+
+    func run() throws {
+        let (caches, _) = try options.caches()
+        guard let disk = caches.disk else {
+            print("disk cache not configured; nothing to purge")
+            return
+        }
+        if let source {
+            let key = source.contains("://") ? source : SourceReference.absolutePath(source)
+            let removed = disk.removeAll(forSource: key) + caches.memory.removeAll(forSource: key)
+            print("purged \(removed) entries of \(key)")
+        } else {
+            let before = disk.statistics.entries
+            disk.removeAll()
+            caches.memory.removeAll()
+            print("purged \(before) entries")
+        }
+    }
+}
+
+// MARK: - sweep
+
+struct CacheSweepCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sweep", abstract: "Remove expired entries and least-recently-used ones past the size limit.")
+
+    @OptionGroup var options: CacheOptions
+
+    func run() throws {
+        let (caches, _) = try options.caches()
+        guard let disk = caches.disk else {
+            print("disk cache not configured; nothing to sweep")
+            return
+        }
+        let r = disk.sweep()
+        print("swept: \(r.expiredEntries) expired, \(r.evictedEntries) evicted, \(r.removedBytes) bytes freed, "
+            + "\(r.removedTemporaryFiles) stale temporary files; \(r.remainingEntries) entries, \(r.remainingBytes) bytes left")
+    }
+}
