@@ -42,73 +42,106 @@ public struct CacheSettings: Sendable, Hashable {
 
     /// Reads the `caches` section, reporting every problem with its file and line.
     public static func read(_ section: [String: ConfigNode]) -> (CacheSettings, [Diagnostic]) {
-        var settings = CacheSettings()
-        var diagnostics: [Diagnostic] = []
-        func unknownKey(_ key: String, _ node: ConfigNode, known: [String], in table: String) {
-            let hint = NearestName.suggestion(for: key, among: known).map { " (did you mean '\($0)'?)" } ?? ""
-            diagnostics.append(.error(
-                at: node.location, "unknown key '\(key)' in [caches.\(table)]\(hint); known keys: \(known.joined(separator: ", "))"))
-        }
-        func size(_ node: ConfigNode, _ key: String, _ table: String) -> Int? {
-            let parsed = node.integer.flatMap { $0 >= 0 ? $0 : nil } ?? node.string.flatMap(ConfigQuantity.bytes)
-            if parsed == nil {
-                diagnostics.append(.error(
-                    at: node.location, "[caches.\(table)] \(key) must be a size such as \"100MB\" or a number of bytes"))
-            }
-            return parsed
-        }
+        var reader = CacheSettingsReader()
         for (name, node) in section.sorted(by: { $0.key < $1.key }) {
-            guard let table = node.table else {
-                diagnostics.append(.error(at: node.location, "caches.\(name) must be a table ([caches.\(name)])"))
-                continue
-            }
-            switch name {
-            case "memory":
-                for (key, value) in table {
-                    switch key {
-                    case "capacity": size(value, key, name).map { settings.memory.capacity = $0 }
-                    case "after-purge": size(value, key, name).map { settings.memory.afterPurge = $0 }
-                    default: unknownKey(key, value, known: memoryKeys, in: name)
-                    }
-                }
-                if settings.memory.afterPurge > settings.memory.capacity {
-                    diagnostics.append(.error(
-                        at: (table["after-purge"] ?? node).location,
-                        "[caches.memory] after-purge (\(settings.memory.afterPurge) bytes) must not exceed capacity (\(settings.memory.capacity) bytes)"))
-                }
-            case "disk":
-                var disk = Disk()
-                for (key, value) in table {
-                    switch key {
-                    case "path":
-                        if let path = value.string, !path.isEmpty {
-                            disk.path = path
-                        } else {
-                            diagnostics.append(.error(at: value.location, "[caches.disk] path must be a non-empty string"))
-                        }
-                    case "limit": disk.limit = size(value, key, name)
-                    case "max-age":
-                        let seconds = value.number.flatMap { $0 >= 0 ? $0 : nil } ?? value.string.flatMap(ConfigQuantity.seconds)
-                        if seconds == nil {
-                            diagnostics.append(.error(
-                                at: value.location, "[caches.disk] max-age must be a duration such as \"30d\", \"12h\" or a number of seconds"))
-                        }
-                        disk.maxAge = seconds
-                    case "originals":
-                        if let flag = value.boolean {
-                            disk.storesOriginals = flag
-                        } else {
-                            diagnostics.append(.error(at: value.location, "[caches.disk] originals must be true or false"))
-                        }
-                    default: unknownKey(key, value, known: diskKeys, in: name)
-                    }
-                }
-                settings.disk = disk
-            default:
-                let hint = NearestName.suggestion(for: name, among: ["memory", "disk"]).map { " (did you mean '\($0)'?)" } ?? ""
-                diagnostics.append(.error(at: node.location, "unknown cache '\(name)'\(hint); known caches: memory, disk"))
+            reader.readCache(name, node)
+        }
+        return (reader.settings, reader.diagnostics)
+    }
+}
+
+// MARK: - Reading
+
+/// Reads `[caches.*]` tables one at a time, collecting diagnostics. (A struct with methods
+/// rather than nested closures over a local: Swift 6.3's optimiser crashed on the latter.)
+struct CacheSettingsReader {
+    var settings = CacheSettings()
+    var diagnostics: [Diagnostic] = []
+
+    mutating func readCache(_ name: String, _ node: ConfigNode) {
+        guard let table = node.table else {
+            diagnostics.append(.error(at: node.location, "caches.\(name) must be a table ([caches.\(name)])"))
+            return
+        }
+        switch name {
+        case "memory": readMemory(table, node)
+        case "disk": readDisk(table)
+        default:
+            let hint = NearestName.suggestion(for: name, among: ["memory", "disk"]).map { " (did you mean '\($0)'?)" } ?? ""
+            diagnostics.append(.error(at: node.location, "unknown cache '\(name)'\(hint); known caches: memory, disk"))
+        }
+    }
+
+    private mutating func readMemory(_ table: [String: ConfigNode], _ node: ConfigNode) {
+        for (key, value) in table.sorted(by: { $0.key < $1.key }) {
+            switch key {
+            case "capacity": if let bytes = size(value, key, "memory") { settings.memory.capacity = bytes }
+            case "after-purge": if let bytes = size(value, key, "memory") { settings.memory.afterPurge = bytes }
+            default: unknownKey(key, value, known: CacheSettings.memoryKeys, in: "memory")
             }
         }
-        return (settings, diagnostics)
+        if settings.memory.afterPurge > settings.memory.capacity {
+            diagnostics.append(.error(
+                at: (table["after-purge"] ?? node).location,
+                "[caches.memory] after-purge (\(settings.memory.afterPurge) bytes) must not exceed capacity (\(settings.memory.capacity) bytes)"))
+        }
+    }
+
+    private mutating func readDisk(_ table: [String: ConfigNode]) {
+        var disk = CacheSettings.Disk()
+        for (key, value) in table.sorted(by: { $0.key < $1.key }) {
+            switch key {
+            case "path":
+                if let path = value.string, !path.isEmpty {
+                    disk.path = path
+                } else {
+                    diagnostics.append(.error(at: value.location, "[caches.disk] path must be a non-empty string"))
+                }
+            case "limit": disk.limit = size(value, key, "disk")
+            case "max-age": disk.maxAge = duration(value)
+            case "originals":
+                if let flag = value.boolean {
+                    disk.storesOriginals = flag
+                } else {
+                    diagnostics.append(.error(at: value.location, "[caches.disk] originals must be true or false"))
+                }
+            default: unknownKey(key, value, known: CacheSettings.diskKeys, in: "disk")
+            }
+        }
+        settings.disk = disk
+    }
+
+    private mutating func duration(_ node: ConfigNode) -> Double? {
+        var seconds: Double?
+        if let number = node.number, number >= 0 {
+            seconds = number
+        } else if let text = node.string {
+            seconds = ConfigQuantity.seconds(text)
+        }
+        if seconds == nil {
+            diagnostics.append(.error(
+                at: node.location, "[caches.disk] max-age must be a duration such as \"30d\", \"12h\" or a number of seconds"))
+        }
+        return seconds
+    }
+
+    private mutating func unknownKey(_ key: String, _ node: ConfigNode, known: [String], in table: String) {
+        let hint = NearestName.suggestion(for: key, among: known).map { " (did you mean '\($0)'?)" } ?? ""
+        diagnostics.append(.error(
+            at: node.location, "unknown key '\(key)' in [caches.\(table)]\(hint); known keys: \(known.joined(separator: ", "))"))
+    }
+
+    private mutating func size(_ node: ConfigNode, _ key: String, _ table: String) -> Int? {
+        var parsed: Int?
+        if let integer = node.integer, integer >= 0 {
+            parsed = integer
+        } else if let text = node.string {
+            parsed = ConfigQuantity.bytes(text)
+        }
+        if parsed == nil {
+            diagnostics.append(.error(
+                at: node.location, "[caches.\(table)] \(key) must be a size such as \"100MB\" or a number of bytes"))
+        }
+        return parsed
     }
 }
