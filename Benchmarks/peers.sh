@@ -21,6 +21,7 @@ root="$PWD"
 here="$root/Benchmarks/peers"
 corpus="${1:-../shared/corpus}"
 runs="${RUNS:-5}"
+export PYTHONDONTWRITEBYTECODE=1
 
 die() { echo "peers.sh: error: $*" >&2; exit 1; }
 [ -d "$corpus" ] || die "no corpus folder at '$corpus' (give one as the first argument)"
@@ -165,6 +166,13 @@ for task in T1 T2 T4 T5; do
         >"$work/log" 2>&1 || { tail -15 "$work/log" >&2; die "darkroom failed on the PNG twin $variant"; }
 done
 cp -r "$work/out/T3/darkroom" "$work/png/T3"
+# vips's T1/T2 as PNG too, to tell resampling error from JPEG loss.
+for task in T1 T2; do
+    mkdir -p "$work/vips-png/$task"
+    command_for "$task" vips "$work/vips-png/$task"
+    cmd=("${cmd[@]/%.jpg\[Q=80,strip\]/.png}")
+    (cd "$corpus" && "${cmd[@]}") >"$work/log" 2>&1 || { tail -15 "$work/log" >&2; die "vips failed on the PNG twin of $task"; }
+done
 
 # MARK: - Report
 

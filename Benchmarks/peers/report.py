@@ -112,7 +112,8 @@ def main():
     work, corpus, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
     timings = read_timings(os.path.join(work, "timings.tsv"))
     tools_of = defaultdict(list)
-    for task, tool in timings:
+    order = ["darkroom", "darkroom-j2"] + PEERS
+    for task, tool in sorted(timings, key=lambda key: (key[0], order.index(key[1]))):
         tools_of[task].append(tool)
 
     quality, problems, rules = {}, [], []
@@ -120,6 +121,8 @@ def main():
         files = inputs(task, corpus)
         folders = {tool: os.path.join(work, "out", task, tool) for tool in tools_of[task]}
         folders["darkroom (png)"] = os.path.join(work, "png", task)
+        if os.path.isdir(os.path.join(work, "vips-png", task)):
+            folders["vips (png)"] = os.path.join(work, "vips-png", task)
         quality[task], found = check(task, files, folders)
         problems += found
         twin = quality[task]["darkroom (png)"]
@@ -146,7 +149,9 @@ def main():
             ratio = "" if tool == "darkroom" else f"{pairwise_ratio(timings, task, 'darkroom', tool):8.2f}"
             print(f"{task + ' ' + TASKS[task][0]:<14}{tool:<16}{seconds:8.3f}{count / seconds:8.1f}{mib:9.1f}"
                   f"{ratio:>8}   {summary(quality[task][tool].values())}")
-        print(f"{'':<14}{'darkroom (png)':<16}{'untimed':>8}{'':>25}   {summary(quality[task]['darkroom (png)'].values())}")
+        for twin in ("darkroom (png)", "vips (png)"):
+            if twin in quality[task]:
+                print(f"{'':<14}{twin:<16}{'untimed':>8}{'':>25}   {summary(quality[task][twin].values())}")
 
     print("\nOutput checks:", "all outputs present, right format and size" if not problems else "")
     for problem in problems:
