@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# Darkroom against its peers — libvips, ImageMagick, GraphicsMagick and Pillow (with JPEG draft) —
+# on five tasks (see Benchmarks/peers/tasks.py and Benchmarks/README.md, "Peers"):
+#   T1 thumb-jpeg  photos/*.jpg + large/*.jpg  fit within 256×256, JPEG q80
+#   T2 fill-jpeg   same                        aspect-fill 200×200, centre crop, JPEG q80
+#   T3 thumb-png   large/*.png                 fit within 512×512, PNG (zlib level 6)
+#   T4 transcode   photos/*.jpg                full-size decode, JPEG q80
+#   T5 blur        photos/*.jpg                fit 1024 wide, Gaussian blur σ=4, JPEG q80
+# Every tool does a whole task in ONE process, single-threaded. A warm-up round, then RUNS rounds
+# (default 5) that alternate all tools (order reversed every other round); wall time and peak RSS
+# of each process; medians and Darkroom/peer ratios taken round by round. Then every output of the
+# last round is checked (size, PSNR against a Lanczos3 reference) and the goals are judged.
+#
+#   Benchmarks/peers.sh [CORPUS_DIR]        (default: ../shared/corpus)
+#   RUNS=7 Benchmarks/peers.sh              (more rounds)
+#   KEEP=1 Benchmarks/peers.sh              (keep the work folder with every output)
+#   DARKROOM_BIN=path Benchmarks/peers.sh   (measure that binary instead of building one)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$PWD"
+here="$root/Benchmarks/peers"
+corpus="${1:-../shared/corpus}"
+runs="${RUNS:-5}"
+export PYTHONDONTWRITEBYTECODE=1
+
+die() { echo "peers.sh: error: $*" >&2; exit 1; }
+[ -d "$corpus" ] || die "no corpus folder at '$corpus' (give one as the first argument)"
+corpus="$(cd "$corpus" && pwd)"
+[[ "$runs" =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, got '$runs'"
+
+# MARK: - Tools (installed only when missing)
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+apt_install() {  # PACKAGE...
+    echo "peers.sh: installing $* (apt-get)" >&2
+    as_root apt-get install -y "$@" >/dev/null 2>&1 \
+        || { as_root apt-get update >/dev/null && as_root apt-get install -y "$@" >/dev/null; } \
+        || die "could not install $* with apt-get"
+}
+[ -x /usr/bin/time ] || apt_install time
+command -v vipsthumbnail >/dev/null || apt_install libvips-tools
+[ -x /usr/bin/mogrify ] || apt_install imagemagick
+command -v gm >/dev/null || apt_install graphicsmagick
+# The real interpreter, not a version-manager shim (a shim would add its own start-up to Pillow's).
+py="$(python3 -c 'import sys; print(sys.executable)')" || die "python3 is needed"
+for module in PIL:pillow numpy:numpy pyvips:pyvips; do
+    "$py" -c "import ${module%%:*}" 2>/dev/null && continue
+    echo "peers.sh: installing ${module#*:} (pip)" >&2
+    "$py" -m pip install --quiet "${module#*:}" || die "could not pip install ${module#*:}"
+done
+
+# MARK: - Darkroom, release build
+
+build_log="$(mktemp)"
+build_note="swift build -c release"
+if [ -n "${DARKROOM_BIN:-}" ]; then
+    bin="$DARKROOM_BIN"; build_note="DARKROOM_BIN=$bin (not built by this script)"
+elif swift build -c release --product darkroom >"$build_log" 2>&1; then
+    bin="$(swift build -c release --show-bin-path)/darkroom"
+else
+    # Swift 6.3.1's SIL ownership verifier crashes in CopyPropagation on
+    # DarkroomConfig.CacheSettings.read(_:) in release builds; that pass off, the build succeeds.
+    grep -m2 -E "error|Error in Function" "$build_log" >&2 || true
+    echo "peers.sh: the release build failed (above); retrying without the SIL copy-propagation pass" >&2
+    workaround=(-c release --scratch-path .build/peers-workaround
+        -Xswiftc -Xllvm -Xswiftc -sil-disable-pass=copy-propagation)
+    swift build "${workaround[@]}" --product darkroom >"$build_log" 2>&1 \
+        || { tail -20 "$build_log" >&2; die "the release build of darkroom failed"; }
+    bin="$(swift build "${workaround[@]}" --show-bin-path)/darkroom"
+    build_note="swift build -c release -Xswiftc -Xllvm -Xswiftc -sil-disable-pass=copy-propagation (plain release build crashes the compiler)"
+fi
+rm -f "$build_log"
+[ -x "$bin" ] || die "no darkroom binary at $bin"
+config="$here/filters.d"
+
+work="$(mktemp -d)"
+if [ "${KEEP:-0}" = 1 ]; then echo "peers.sh: outputs kept in $work" >&2; else trap 'rm -rf "$work"' EXIT; fi
+
+# MARK: - One run of one tool on one task
+
+tasks=(T1 T2 T3 T4 T5)
+tools=(darkroom vips imagemagick graphicsmagick pillow-draft)
+declare -A files_of
+for task in "${tasks[@]}"; do
+    files_of[$task]="$("$py" "$here/tasks.py" inputs "$task" "$corpus")" || die "no inputs for $task"
+done
+
+# Sets `cmd` to the command line of TOOL doing TASK into OUT (run with the corpus as working folder).
+command_for() {  # TASK TOOL OUT
+    local task="$1" tool="$2" out="$3" variant ext
+    local -a files relative
+    mapfile -t files <<<"${files_of[$task]}"
+    relative=("${files[@]#"$corpus"/}")
+    variant="$(tr 'T' 't' <<<"$task")"
+    ext=jpg; [ "$task" = T3 ] && ext=png
+    local -A fit=([T1]=256x256 [T3]=512x512)
+    case "$tool" in
+    darkroom | darkroom-j2)
+        local jobs=1; [ "$tool" = darkroom-j2 ] && jobs=2
+        cmd=("$bin" batch "${files[@]}" --variant "$variant" --out "$out" --jobs "$jobs" --config "$config" --no-cache) ;;
+    vips)
+        case "$task" in
+        T1 | T3) local save="[Q=80,strip]"; [ "$task" = T3 ] && save="[compression=6,strip]"
+            cmd=(env VIPS_CONCURRENCY=1 vipsthumbnail -s "${fit[$task]}" -o "$out/%s.$ext$save" "${files[@]}") ;;
+        T2) cmd=(env VIPS_CONCURRENCY=1 vipsthumbnail -s 200x200 -m centre -o "$out/%s.jpg[Q=80,strip]" "${files[@]}") ;;
+        T4 | T5) cmd=(env VIPS_CONCURRENCY=1 "$py" "$here/vips_task.py" "$task" "$out" "${files[@]}") ;;
+        esac ;;
+    imagemagick | graphicsmagick)
+        local -a ops
+        case "$task" in
+        T1 | T3) ops=(-resize "${fit[$task]}") ;;
+        T2) ops=(-resize '200x200^' -gravity center -extent 200x200) ;;
+        T4) ops=() ;;
+        T5) ops=(-resize 1024x16384 -blur 0x4) ;;
+        esac
+        if [ "$task" = T3 ]; then ops+=(-define png:compression-level=6); else ops+=(-quality 80); fi
+        if [ "$tool" = imagemagick ]; then
+            cmd=(env MAGICK_THREAD_LIMIT=1 /usr/bin/mogrify -limit thread 1 -path "$out" -format "$ext"
+                -filter Lanczos "${ops[@]}" -strip "${files[@]}")
+        else  # gm writes OUT/RELATIVE-PATH, hence relative inputs
+            cmd=(env OMP_NUM_THREADS=1 gm mogrify -limit threads 1 -output-directory "$out" -create-directories
+                -format "$ext" -filter Lanczos "${ops[@]}" +profile '*' "${relative[@]}")
+        fi ;;
+    pillow-draft)
+        cmd=("$py" "$here/pillow_task.py" "$task" "$out" "${files[@]}") ;;
+    *) die "unknown tool $tool" ;;
+    esac
+}
+
+# Runs TOOL on TASK once into a fresh folder; appends "round task tool seconds peak-KiB" to timings.
+timed_run() {  # ROUND TASK TOOL
+    local round="$1" task="$2" tool="$3" out="$work/out/$2/$3" start end
+    rm -rf "$out"; mkdir -p "$out"
+    command_for "$task" "$tool" "$out"
+    start=$(date +%s%N)
+    if ! (cd "$corpus" && /usr/bin/time -f %M -o "$work/rss" "${cmd[@]}") >"$work/log" 2>&1; then
+        tail -15 "$work/log" >&2
+        die "$tool failed on $task: ${cmd[*]}"
+    fi
+    end=$(date +%s%N)
+    printf '%s\t%s\t%s\t%s\t%s\n' "$round" "$task" "$tool" \
+        "$(( (end - start) / 1000 ))e-6" "$(tail -1 "$work/rss")" >>"$work/timings.tsv"
+}
+
+# MARK: - Rounds
+
+echo "peers.sh: darkroom = $bin; corpus = $corpus; warm-up + $runs rounds" >&2
+: >"$work/timings.tsv"
+for round in $(seq 0 "$runs"); do   # round 0 is the warm-up, dropped by the report
+    echo "peers.sh: round $round of $runs" >&2
+    for task in "${tasks[@]}"; do
+        order=("${tools[@]}"); [ "$task" = T1 ] && order+=(darkroom-j2)
+        if (( round % 2 == 1 )); then
+            for (( i = ${#order[@]} - 1; i >= 0; i-- )); do timed_run "$round" "$task" "${order[$i]}"; done
+        else
+            for tool in "${order[@]}"; do timed_run "$round" "$task" "$tool"; done
+        fi
+    done
+done
+
+# The same Darkroom chains rendered to PNG (untimed), for the lossless quality check.
+for task in T1 T2 T4 T5; do
+    variant="$(tr 'T' 't' <<<"$task")-png"
+    mapfile -t files <<<"${files_of[$task]}"
+    "$bin" batch "${files[@]}" --variant "$variant" --out "$work/png/$task" --jobs 1 --config "$config" --no-cache \
+        >"$work/log" 2>&1 || { tail -15 "$work/log" >&2; die "darkroom failed on the PNG twin $variant"; }
+done
+cp -r "$work/out/T3/darkroom" "$work/png/T3"
+# vips's T1/T2 as PNG too, to tell resampling error from JPEG loss.
+for task in T1 T2; do
+    mkdir -p "$work/vips-png/$task"
+    command_for "$task" vips "$work/vips-png/$task"
+    cmd=("${cmd[@]/%.jpg\[Q=80,strip\]/.png}")
+    (cd "$corpus" && "${cmd[@]}") >"$work/log" 2>&1 || { tail -15 "$work/log" >&2; die "vips failed on the PNG twin of $task"; }
+done
+
+# MARK: - Report
+
+echo
+echo "$(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); $(uname -sr)"
+echo "darkroom: $build_note; $("$bin" --version 2>/dev/null || git rev-parse --short HEAD)"
+echo "peers: $(vips --version); $(/usr/bin/mogrify -version | head -1 | cut -d' ' -f2-3); $(gm version | head -1 | cut -d' ' -f1-2); Pillow $("$py" -c 'import PIL; print(PIL.__version__)'); pyvips $("$py" -c 'import pyvips; print(pyvips.__version__)')"
+"$py" "$here/report.py" "$work" "$corpus" "$runs"
