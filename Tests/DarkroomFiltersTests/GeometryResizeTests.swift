@@ -167,26 +167,26 @@ struct GeometryGravityTests {
 struct GeometrySizeHintTests {
     private let photo = PixelSize(width: 4000, height: 3000)
 
-    @Test("scale hints its output size, never more than the source")
+    @Test("scale hints twice its output size, never more than the source")
     func scale() throws {
-        #expect(try ScaleFilter(width: 64, height: 64).sizeHint(forSourceSize: photo) == PixelSize(width: 64, height: 64))
-        #expect(try ScaleFilter(width: 5000, height: 100).sizeHint(forSourceSize: photo) == PixelSize(width: 4000, height: 100))
+        #expect(try ScaleFilter(width: 64, height: 64).sizeHint(forSourceSize: photo) == PixelSize(width: 128, height: 128))
+        #expect(try ScaleFilter(width: 5000, height: 100).sizeHint(forSourceSize: photo) == PixelSize(width: 4000, height: 200))
     }
 
-    @Test("aspect-fit hints the fitted size, never more than the source")
+    @Test("aspect-fit hints twice the fitted size, never more than the source")
     func fit() throws {
-        #expect(try AspectFitFilter(width: 256, height: 256).sizeHint(forSourceSize: photo) == PixelSize(width: 256, height: 192))
+        #expect(try AspectFitFilter(width: 256, height: 256).sizeHint(forSourceSize: photo) == PixelSize(width: 512, height: 384))
         #expect(try AspectFitFilter(width: 256, height: 256).sizeHint(forSourceSize: PixelSize(width: 100, height: 50))
                 == PixelSize(width: 100, height: 50))
         #expect(try AspectFitFilter(width: 256, height: 256, upscale: false).sizeHint(forSourceSize: PixelSize(width: 100, height: 50))
                 == PixelSize(width: 100, height: 50))
     }
 
-    @Test("aspect-fill hints the scaled size before its crop, never more than the source")
+    @Test("aspect-fill hints twice the scaled size before its crop, never more than the source")
     func fill() throws {
-        #expect(try AspectFillFilter(width: 128, height: 128).sizeHint(forSourceSize: photo) == PixelSize(width: 171, height: 128))
+        #expect(try AspectFillFilter(width: 128, height: 128).sizeHint(forSourceSize: photo) == PixelSize(width: 342, height: 256))
         #expect(try AspectFillFilter(width: 128, height: 128).sizeHint(forSourceSize: photo.transposed)
-                == PixelSize(width: 128, height: 171))
+                == PixelSize(width: 256, height: 342))
         #expect(try AspectFillFilter(width: 800, height: 800).sizeHint(forSourceSize: PixelSize(width: 1000, height: 500))
                 == PixelSize(width: 1000, height: 500))
     }

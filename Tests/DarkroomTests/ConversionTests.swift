@@ -15,11 +15,12 @@ struct ConversionTests {
     }()
 
     @Test(
-        "the decoder shrinks on load to the smallest DCT scale not below the box",
+        "the decoder shrinks on load to the smallest DCT scale leaving the resampler at least 2×",
         arguments: [
-            (PixelSize(width: 200, height: 200), PixelSize(width: 200, height: 150), PixelSize(width: 200, height: 150)),
-            (PixelSize(width: 300, height: 300), PixelSize(width: 400, height: 300), PixelSize(width: 300, height: 225)),
-            (PixelSize(width: 700, height: 700), PixelSize(width: 800, height: 600), PixelSize(width: 700, height: 525)),
+            (PixelSize(width: 100, height: 100), PixelSize(width: 200, height: 150), PixelSize(width: 100, height: 75)),
+            (PixelSize(width: 200, height: 200), PixelSize(width: 400, height: 300), PixelSize(width: 200, height: 150)),
+            (PixelSize(width: 300, height: 300), PixelSize(width: 800, height: 600), PixelSize(width: 300, height: 225)),
+            (PixelSize(width: 700, height: 700), PixelSize(width: 1600, height: 1200), PixelSize(width: 700, height: 525)),
             (PixelSize(width: 5000, height: 5000), PixelSize(width: 1600, height: 1200), PixelSize(width: 1600, height: 1200)),
         ])
     func shrinkOnLoad(box: PixelSize, decoded: PixelSize, output: PixelSize) throws {

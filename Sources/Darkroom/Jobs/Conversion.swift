@@ -96,8 +96,9 @@ public struct Conversion: Sendable {
         try limits.check(header)
         let upright = appliesOrientation ? header.uprightSize : header.size
         let target = maxSize.map { upright.fitting(within: $0, allowUpscaling: false) }
+        let hint = target.map { ShrinkOnLoad.hint(forOutput: $0, source: upright) }
         let decodeOptions = DecodeOptions(
-            sizeHint: shrinkOnLoad ? target : nil, appliesOrientation: appliesOrientation, limits: limits)
+            sizeHint: shrinkOnLoad ? hint : nil, appliesOrientation: appliesOrientation, limits: limits)
         let decoder = try registry.decoder(for: header, options: decodeOptions)
         let decoded = try decoder.decode(bytes, header: header, options: decodeOptions)
         var image = decoded

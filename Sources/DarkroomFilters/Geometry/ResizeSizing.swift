@@ -39,9 +39,9 @@ enum ResizeSizing {
         return (source.filling(box), box)
     }
 
-    /// `size` clamped to `source` on each side: the pipeline's shrink-on-load decodes at a size
-    /// at least this large, so a hint must never ask for more than the source has.
+    /// The decode hint for resampling `source` to `size`: ``ShrinkOnLoad`` leaves the
+    /// resampler at least 2× to shrink, and never asks for more than the source has.
     static func hint(_ size: PixelSize, source: PixelSize) -> PixelSize {
-        PixelSize(width: min(size.width, source.width), height: min(size.height, source.height))
+        ShrinkOnLoad.hint(forOutput: size, source: source)
     }
 }
