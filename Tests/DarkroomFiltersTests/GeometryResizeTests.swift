@@ -167,26 +167,26 @@ struct GeometryGravityTests {
 struct GeometrySizeHintTests {
     private let photo = PixelSize(width: 4000, height: 3000)
 
-    @Test("scale hints twice its output size, never more than the source")
+    @Test("scale hints 1.75× its output size, never more than the source")
     func scale() throws {
-        #expect(try ScaleFilter(width: 64, height: 64).sizeHint(forSourceSize: photo) == PixelSize(width: 128, height: 128))
-        #expect(try ScaleFilter(width: 5000, height: 100).sizeHint(forSourceSize: photo) == PixelSize(width: 4000, height: 200))
+        #expect(try ScaleFilter(width: 64, height: 64).sizeHint(forSourceSize: photo) == PixelSize(width: 112, height: 112))
+        #expect(try ScaleFilter(width: 5000, height: 100).sizeHint(forSourceSize: photo) == PixelSize(width: 4000, height: 175))
     }
 
-    @Test("aspect-fit hints twice the fitted size, never more than the source")
+    @Test("aspect-fit hints 1.75× the fitted size, never more than the source")
     func fit() throws {
-        #expect(try AspectFitFilter(width: 256, height: 256).sizeHint(forSourceSize: photo) == PixelSize(width: 512, height: 384))
+        #expect(try AspectFitFilter(width: 256, height: 256).sizeHint(forSourceSize: photo) == PixelSize(width: 448, height: 336))
         #expect(try AspectFitFilter(width: 256, height: 256).sizeHint(forSourceSize: PixelSize(width: 100, height: 50))
                 == PixelSize(width: 100, height: 50))
         #expect(try AspectFitFilter(width: 256, height: 256, upscale: false).sizeHint(forSourceSize: PixelSize(width: 100, height: 50))
                 == PixelSize(width: 100, height: 50))
     }
 
-    @Test("aspect-fill hints twice the scaled size before its crop, never more than the source")
+    @Test("aspect-fill hints 1.75× the scaled size before its crop, never more than the source")
     func fill() throws {
-        #expect(try AspectFillFilter(width: 128, height: 128).sizeHint(forSourceSize: photo) == PixelSize(width: 342, height: 256))
+        #expect(try AspectFillFilter(width: 128, height: 128).sizeHint(forSourceSize: photo) == PixelSize(width: 300, height: 224))
         #expect(try AspectFillFilter(width: 128, height: 128).sizeHint(forSourceSize: photo.transposed)
-                == PixelSize(width: 256, height: 342))
+                == PixelSize(width: 224, height: 300))
         #expect(try AspectFillFilter(width: 800, height: 800).sizeHint(forSourceSize: PixelSize(width: 1000, height: 500))
                 == PixelSize(width: 1000, height: 500))
     }

@@ -190,6 +190,6 @@ struct GeometryIdempotenceTests {
         #expect(chain.filters.map(\.identifier) == kept.map(\.identifier))
         let image = detailedImage(width: 40, height: 25)
         #expect(try chain.apply(to: image).size == PixelSize(width: 16, height: 16))
-        #expect(chain.sizeHint(forSourceSize: PixelSize(width: 4000, height: 2500)) == PixelSize(width: 52, height: 32))
+        #expect(chain.sizeHint(forSourceSize: PixelSize(width: 4000, height: 2500)) == PixelSize(width: 46, height: 28))
     }
 }

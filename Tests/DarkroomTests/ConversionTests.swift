@@ -15,7 +15,7 @@ struct ConversionTests {
     }()
 
     @Test(
-        "the decoder shrinks on load to the smallest DCT scale leaving the resampler at least 2×",
+        "the decoder shrinks on load to the smallest DCT scale leaving the resampler at least 1.75×",
         arguments: [
             (PixelSize(width: 100, height: 100), PixelSize(width: 200, height: 150), PixelSize(width: 100, height: 75)),
             (PixelSize(width: 200, height: 200), PixelSize(width: 400, height: 300), PixelSize(width: 200, height: 150)),

@@ -3,24 +3,26 @@
 /// How small a source may be decoded before it is resampled to its final size.
 ///
 /// Decoding at a reduced DCT scale averages 8×8, 4×4 or 2×2 blocks — a box filter. When the
-/// resampler is then left less than about 2× to shrink, that box filter shows as softness (a
-/// JPEG 1/8 decode followed by a 1.25× Lanczos3 shrink scores 2–3 dB below a Lanczos3 resize of
-/// the full image). So a resize asks for at least ``residualFactor``× its output size, like
-/// libvips's thumbnail and Pillow's `reducing_gap`.
+/// resampler is then left too little to shrink, that box filter shows as softness (a JPEG 1/8
+/// decode followed by a 1.25× Lanczos3 shrink scores 2–3 dB below a Lanczos3 resize of the full
+/// image; with 1.8× left it is within 1 dB of libvips). So a resize asks for at least
+/// ``residualFactor``× its output size, like libvips's thumbnail and Pillow's `reducing_gap`.
 ///
 /// ```swift
 /// ShrinkOnLoad.hint(forOutput: PixelSize(width: 256, height: 160), source: PixelSize(width: 2560, height: 1600))
-/// // 512×320: a JPEG decoder picks 1/4 (640×400), not 1/8 (320×200)
+/// // 448×280: a JPEG decoder picks 1/4 (640×400), not 1/8 (320×200)
 /// ```
 public enum ShrinkOnLoad {
-    /// How many times its output size a resize wants its input to be, at least.
-    public static let residualFactor = 2
+    /// How many times its output size a resize wants its input to be, at least. Measured with
+    /// `Benchmarks/peers.sh`: 1.25× fails the "within 1 dB of libvips" rule, 1.8× passes, and
+    /// 2× costs a slow 1/4 decode of large progressive JPEGs that 1/8 serves as well.
+    public static let residualFactor = 1.75
 
-    /// The decode size hint for producing `output` from `source`: `residualFactor × output`,
-    /// never more than the source on either axis.
+    /// The decode size hint for producing `output` from `source`: `residualFactor × output`
+    /// (rounded up), never more than the source on either axis.
     public static func hint(forOutput output: PixelSize, source: PixelSize) -> PixelSize {
         PixelSize(
-            width: min(source.width, output.width * residualFactor),
-            height: min(source.height, output.height * residualFactor))
+            width: min(source.width, Int((Double(output.width) * residualFactor).rounded(.up))),
+            height: min(source.height, Int((Double(output.height) * residualFactor).rounded(.up))))
     }
 }

@@ -40,7 +40,7 @@ enum ResizeSizing {
     }
 
     /// The decode hint for resampling `source` to `size`: ``ShrinkOnLoad`` leaves the
-    /// resampler at least 2× to shrink, and never asks for more than the source has.
+    /// resampler at least 1.75× to shrink, and never asks for more than the source has.
     static func hint(_ size: PixelSize, source: PixelSize) -> PixelSize {
         ShrinkOnLoad.hint(forOutput: size, source: source)
     }
