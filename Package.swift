@@ -136,14 +136,16 @@ let package = Package(
         .testTarget(name: "DarkroomSourcesTests", dependencies: ["DarkroomSources", "DarkroomTestSupport"]),
         .testTarget(
             name: "DarkroomCacheTests",
-            dependencies: ["DarkroomCache", "DarkroomTestSupport", "DiskCacheWorker"]
+            dependencies: ["DarkroomCache", "DarkroomTestSupport", "DiskCacheWorker", "DiskCacheWorkload"]
         ),
         // A child process for the disk cache's kill -9 and multi-process tests.
         .executableTarget(
             name: "DiskCacheWorker",
-            dependencies: ["DarkroomCache"],
+            dependencies: ["DarkroomCache", "DiskCacheWorkload"],
             path: "Tests/DiskCacheWorker"
         ),
+        // The key → payload formulas the worker and the tests share.
+        .target(name: "DiskCacheWorkload", dependencies: ["DarkroomCache"], path: "Tests/DiskCacheWorkload"),
         .testTarget(name: "DarkroomConfigTests", dependencies: ["DarkroomConfig", "DarkroomTestSupport"]),
         .testTarget(
             name: "DarkroomTests",

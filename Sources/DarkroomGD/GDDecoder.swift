@@ -52,8 +52,7 @@ public struct GDDecoder: ImageDecoder {
     }
 
     public func decode(_ bytes: [UInt8], header: ImageHeader, options: DecodeOptions) throws -> Image {
-        try options.limits.check(byteCount: bytes.count)
-        try options.limits.check(header)
+        try options.checkLimits(byteCount: bytes.count, header: header)
         let format = header.format
         guard readableFormats.contains(format) else {
             throw DarkroomError.unsupportedFormat(format, reason: "this libgd build cannot read \(format.displayName)")
@@ -82,7 +81,7 @@ public struct GDDecoder: ImageDecoder {
         default:
             image = try decodeWithLibgd(bytes, format: format, limits: options.limits)
         }
-        return options.appliesOrientation ? image.applying(header.orientation) : image
+        return options.orient(image, header: header)
     }
 
     // MARK: - Calling libgd

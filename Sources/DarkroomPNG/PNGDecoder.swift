@@ -35,12 +35,11 @@ public struct PNGDecoder: ImageDecoder {
     }
 
     public func decode(_ bytes: [UInt8], header: ImageHeader, options: DecodeOptions) throws -> Image {
-        try options.limits.check(byteCount: bytes.count)
-        try options.limits.check(header)
+        try options.checkLimits(byteCount: bytes.count, header: header)
         let stored = try bytes.withUnsafeBufferPointer { buffer in
             try Self.decodeStoredPixels(buffer, limits: options.limits)
         }
-        return options.appliesOrientation ? stored.applying(header.orientation) : stored
+        return options.orient(stored, header: header)
     }
 
     // MARK: - Decoding

@@ -1,4 +1,5 @@
 import DarkroomCache
+import DiskCacheWorkload
 import Dispatch
 import Synchronization
 import Testing

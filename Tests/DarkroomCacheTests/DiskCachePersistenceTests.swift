@@ -1,4 +1,5 @@
 import DarkroomCache
+import DiskCacheWorkload
 import Foundation
 import Testing
 

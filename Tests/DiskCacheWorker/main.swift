@@ -1,11 +1,12 @@
 import DarkroomCache
+import DiskCacheWorkload
 import Foundation
 
 // MARK: - DiskCacheWorker
 //
 // A child process for the disk cache tests (Tests/DarkroomCacheTests/DiskCacheCrashTests.swift
 // and DiskCacheMultiProcessTests.swift). Every payload is a pure function of its key index —
-// the same formula as `DiskWorkload` in the tests — so the tests can check that whatever
+// `DiskWorkload`, shared with the tests — so the tests can check that whatever
 // reads back is exactly what was written for that key.
 //
 //   DiskCacheWorker store-loop <folder> <keys> <minSize> <maxSize>
@@ -15,31 +16,6 @@ import Foundation
 //       Stores, reads (checking every hit byte for byte), removes, purges and sweeps keys of
 //       firstKey..<firstKey+keys at random in a cache bounded by <limit>;
 //       prints "hits=… misses=… stores=… bad=…" and exits 1 if bad > 0.
-
-enum Workload {
-    static func key(_ index: Int) -> CacheKey {
-        CacheKey(source: "worker/source-\(index % 5)", variant: "item-\(index)")
-    }
-
-    static func payload(_ index: Int, minSize: Int, maxSize: Int) -> [UInt8] {
-        let size = minSize + Int(UInt64(index) &* 2_654_435_761 % UInt64(maxSize - minSize + 1))
-        var bytes = [UInt8](repeating: 0, count: size + 8)
-        var state = UInt64(index) &* 0x9E37_79B9_7F4A_7C15
-        bytes.withUnsafeMutableBytes { raw in
-            for offset in stride(from: 0, to: size, by: 8) {
-                state &+= 0x9E37_79B9_7F4A_7C15
-                var mixed = (state ^ (state >> 30)) &* 0xBF58_476D_1CE4_E5B9
-                mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-                raw.storeBytes(of: (mixed ^ (mixed >> 31)).littleEndian, toByteOffset: offset, as: UInt64.self)
-            }
-        }
-        return Array(bytes[0..<size])
-    }
-
-    static func entry(_ index: Int, minSize: Int, maxSize: Int) -> DiskCacheEntry {
-        DiskCacheEntry(bytes: payload(index, minSize: minSize, maxSize: maxSize), format: .png, etag: "\"\(index)\"")
-    }
-}
 
 func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
@@ -60,12 +36,12 @@ switch arguments[1] {
 case "store-loop":
     let cache: DiskCache
     do { cache = try DiskCache(directory: folder) } catch { fail("\(error)") }
-    let entries = (0..<keys).map { Workload.entry($0, minSize: minSize, maxSize: maxSize) }
+    let entries = (0..<keys).map { DiskWorkload.entry($0, minSize: minSize, maxSize: maxSize) }
     @Sendable func storeForever(announcing: Bool) -> Never {
         var announced = !announcing
         while true {
             let index = Int.random(in: 0..<keys)
-            do { try cache.store(entries[index], for: Workload.key(index)) } catch { fail("\(error)") }
+            do { try cache.store(entries[index], for: DiskWorkload.key(index)) } catch { fail("\(error)") }
             if !announced {
                 say("ready")
                 announced = true
@@ -92,10 +68,10 @@ case "mix":
         let index = firstKey + next(keys)
         switch next(40) {
         case 0..<18:
-            if let entry = cache.entry(for: Workload.key(index)) {
+            if let entry = cache.entry(for: DiskWorkload.key(index)) {
                 hits += 1
                 if entry != DiskCacheEntry(
-                    bytes: Workload.payload(index, minSize: minSize, maxSize: maxSize), format: .png,
+                    bytes: DiskWorkload.payload(index, minSize: minSize, maxSize: maxSize), format: .png,
                     etag: "\"\(index)\"", created: entry.created) {
                     bad += 1
                 }
@@ -103,14 +79,14 @@ case "mix":
                 misses += 1
             }
         case 18..<36:
-            do { try cache.store(Workload.entry(index, minSize: minSize, maxSize: maxSize), for: Workload.key(index)) } catch {
+            do { try cache.store(DiskWorkload.entry(index, minSize: minSize, maxSize: maxSize), for: DiskWorkload.key(index)) } catch {
                 fail("\(error)")
             }
             stores += 1
         case 36:
-            cache.remove(Workload.key(index))
+            cache.remove(DiskWorkload.key(index))
         case 37:
-            cache.removeAll(forSource: Workload.key(index).source)
+            cache.removeAll(forSource: DiskWorkload.key(index).source)
         default:
             cache.sweep()
         }

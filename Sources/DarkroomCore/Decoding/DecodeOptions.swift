@@ -22,3 +22,21 @@ public struct DecodeOptions: Sendable, Hashable {
         self.limits = limits
     }
 }
+
+// MARK: - The decoder contract's shared steps
+
+extension DecodeOptions {
+    /// Checks the input length and the header's size against ``limits`` — what every decoder
+    /// does before allocating pixels.
+    public func checkLimits(byteCount: Int, header: ImageHeader) throws {
+        try limits.check(byteCount: byteCount)
+        try limits.check(header)
+    }
+
+    /// The stored pixels turned upright by `header.orientation`, or unchanged when
+    /// ``appliesOrientation`` is `false`.
+    public func orient(_ stored: Image, header: ImageHeader) -> Image {
+        appliesOrientation ? stored.applying(header.orientation) : stored
+    }
+}
+
