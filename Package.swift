@@ -11,6 +11,7 @@
 //   DarkroomCache    memory and disk caches                (swift-crypto)
 //   DarkroomConfig   filters.d/*.toml → validated variants  (TOMLKit)
 //   DarkroomSources  file and memory sources, file I/O
+//   DarkroomCurl     HTTP source on libcurl's multi interface (CCurlShims)
 //   Darkroom         registry and default wiring
 //   darkroom         the command-line tool
 import PackageDescription
@@ -25,6 +26,7 @@ let package = Package(
         .library(name: "DarkroomWebP", targets: ["DarkroomWebP"]),
         .library(name: "DarkroomFilters", targets: ["DarkroomFilters"]),
         .library(name: "DarkroomSources", targets: ["DarkroomSources"]),
+        .library(name: "DarkroomCurl", targets: ["DarkroomCurl"]),
         .library(name: "DarkroomConfig", targets: ["DarkroomConfig"]),
         .library(name: "DarkroomCache", targets: ["DarkroomCache"]),
         .library(name: "Darkroom", targets: ["Darkroom"]),
@@ -37,6 +39,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     ],
     targets: [
         // MARK: - C walls
@@ -60,6 +64,12 @@ let package = Package(
             path: "Sources/CWebP",
             providers: [.apt(["libwebp-dev"])]
         ),
+        // libcurl's variadic setopt/getinfo wrapped in typed C functions Swift can call.
+        .target(
+            name: "CCurlShims",
+            path: "Sources/CCurlShims",
+            linkerSettings: [.linkedLibrary("curl")]
+        ),
 
         // MARK: - Core
         .target(name: "DarkroomCore"),
@@ -72,6 +82,10 @@ let package = Package(
 
         // MARK: - Sources
         .target(name: "DarkroomSources", dependencies: ["DarkroomCore"]),
+        .target(
+            name: "DarkroomCurl",
+            dependencies: ["DarkroomCore", "CCurlShims", .product(name: "Logging", package: "swift-log")]
+        ),
 
         // MARK: - Filters
         .target(name: "DarkroomFilters", dependencies: ["DarkroomCore"]),
@@ -93,7 +107,9 @@ let package = Package(
             name: "Darkroom",
             dependencies: [
                 "DarkroomCore", "DarkroomGD", "DarkroomJPEG", "DarkroomPNG", "DarkroomWebP",
-                "DarkroomFilters", "DarkroomConfig", "DarkroomSources", "DarkroomCache",
+                "DarkroomFilters", "DarkroomConfig", "DarkroomSources", "DarkroomCache", "DarkroomCurl",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
         .target(name: "DarkroomExampleFilters", dependencies: ["Darkroom", "DarkroomCore"]),
@@ -134,6 +150,7 @@ let package = Package(
         .testTarget(name: "DarkroomWebPTests", dependencies: ["DarkroomWebP", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomFiltersTests", dependencies: ["DarkroomFilters", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomSourcesTests", dependencies: ["DarkroomSources", "DarkroomTestSupport"]),
+        .testTarget(name: "DarkroomCurlTests", dependencies: ["DarkroomCurl", "DarkroomTestSupport"]),
         .testTarget(
             name: "DarkroomCacheTests",
             dependencies: ["DarkroomCache", "DarkroomTestSupport", "DiskCacheWorker", "DiskCacheWorkload"]

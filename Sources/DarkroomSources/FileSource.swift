@@ -52,6 +52,24 @@ public struct FileSource: ImageSource {
         }
     }
 
+    /// The resolved absolute path: the same file has one key however it is spelled.
+    public func key(for location: String) throws -> String {
+        try resolve(location)
+    }
+
+    /// Size, modification time and inode of the file.
+    public func fingerprint(for location: String) throws -> String? {
+        let path = try resolve(location)
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw DarkroomError.io(path: location, detail: FileBytes.errnoText(errno)) }
+        return Self.fingerprint(of: info)
+    }
+
+    /// The fingerprint of a `stat` result: changes when the file is rewritten or replaced.
+    public static func fingerprint(of info: stat) -> String {
+        "\(info.st_size)-\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)-\(info.st_ino)"
+    }
+
     /// The absolute path `location` names inside the root.
     /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` for a path that
     ///   escapes the root, ``DarkroomError/io(path:detail:)`` for a missing file.
@@ -73,35 +91,5 @@ public struct FileSource: ImageSource {
             throw refuse("a symbolic link leads outside it")
         }
         return resolved
-    }
-}
-
-// MARK: - MemorySource
-
-/// Serves images from memory, by name: for embedding apps that already hold the bytes, and tests.
-///
-/// ```swift
-/// let memory = MemorySource(["logo": logoBytes])
-/// let data = try await memory.load("memory:logo")
-/// ```
-public struct MemorySource: ImageSource {
-    public let name = "memory"
-    /// The URL-like prefix of this source's locations.
-    public static let scheme = "memory:"
-    public let images: [String: [UInt8]]
-
-    public init(_ images: [String: [UInt8]]) {
-        self.images = images
-    }
-
-    public func canLoad(_ location: String) -> Bool { location.hasPrefix(Self.scheme) }
-
-    public func load(_ location: String) async throws -> SourceData {
-        try Task.checkCancellation()
-        let name = String(location.dropFirst(Self.scheme.count))
-        guard let bytes = images[name] else {
-            throw DarkroomError.io(path: location, detail: "no such image in memory")
-        }
-        return SourceData(key: location, bytes: bytes)
     }
 }

@@ -39,7 +39,7 @@ public struct SourceReference: Sendable {
         var info = stat()
         guard stat(path, &info) == 0 else { throw DarkroomError.io(path: path, detail: FileBytes.errnoText(errno)) }
         let key = absolutePath(path)
-        let fingerprint = "\(info.st_size)-\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)-\(info.st_ino)"
+        let fingerprint = FileSource.fingerprint(of: info)
         return SourceReference(key: key, fingerprint: fingerprint) { try FileBytes.read(path, maxBytes: maxBytes) }
     }
 

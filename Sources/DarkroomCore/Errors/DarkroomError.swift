@@ -34,6 +34,9 @@ public enum DarkroomError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidArgument(name: String, value: String, expected: String)
     /// A file could not be read or written.
     case io(path: String, detail: String)
+    /// A network fetch failed: `status` is the HTTP status when the server answered with one,
+    /// `reason` says what went wrong (`"HTTP 404 Not Found"`, `"timed out after 30 s"`, …).
+    case fetchFailed(url: String, status: Int?, reason: String)
     /// No registered component could handle the request.
     case noComponent(kind: String, detail: String)
     /// The work was cancelled before it finished.
@@ -68,6 +71,8 @@ public enum DarkroomError: Error, Sendable, Equatable, CustomStringConvertible {
             return "invalid \(name) '\(value)': expected \(expected)"
         case let .io(path, detail):
             return "\(path): \(detail)"
+        case let .fetchFailed(_, _, reason):
+            return reason
         case let .noComponent(kind, detail):
             return "no \(kind) for \(detail)"
         case .cancelled:

@@ -26,6 +26,60 @@ public protocol ImageSource: Sendable {
 
     /// Loads the bytes at `location`.
     func load(_ location: String) async throws -> SourceData
+
+    /// The canonical key of `location` — what ``SourceData/key`` will be — computed without
+    /// loading, so that pipelines can coalesce and look up caches first. The default returns
+    /// `location` unchanged; sources whose locations have many spellings normalise them.
+    /// - Throws: ``DarkroomError`` for a location this source would refuse anyway.
+    func key(for location: String) throws -> String
+
+    /// A cheap token that changes whenever the content at `location` may have changed (a
+    /// file's size, modification time and inode), computed without loading; `nil` when only a
+    /// load can tell (HTTP). Render caches put it in their keys, so an edited file is never
+    /// served from an old render. The default is `nil`.
+    func fingerprint(for location: String) throws -> String?
+
+    /// Loads `location`, revalidating a copy the caller already holds: a source that can ask
+    /// "has it changed?" (HTTP `If-None-Match` / `If-Modified-Since`) returns
+    /// ``SourceLoadOutcome/notModified(_:)`` with the cached copy (its freshness refreshed)
+    /// instead of the bytes again. The default ignores `cached` and loads.
+    func load(_ location: String, revalidating cached: SourceData?) async throws -> SourceLoadOutcome
+}
+
+// MARK: - Defaults
+
+extension ImageSource {
+    public func key(for location: String) throws -> String { location }
+
+    public func fingerprint(for location: String) throws -> String? { nil }
+
+    public func load(_ location: String, revalidating cached: SourceData?) async throws -> SourceLoadOutcome {
+        .loaded(try await load(location))
+    }
+}
+
+// MARK: - SourceLoadOutcome
+
+/// The result of a revalidating load.
+///
+/// ```swift
+/// switch try await source.load(url, revalidating: cachedCopy) {
+/// case .loaded(let data): store(data)
+/// case .notModified(let data): refresh(data)   // same bytes, new freshness
+/// }
+/// ```
+public enum SourceLoadOutcome: Sendable, Hashable {
+    /// New bytes (the first load, or the source changed).
+    case loaded(SourceData)
+    /// The cached copy is still current; its metadata may carry a new ``SourceData/maxAge``.
+    case notModified(SourceData)
+
+    /// The data either way.
+    public var data: SourceData {
+        switch self {
+        case let .loaded(data), let .notModified(data): return data
+        }
+    }
 }
 
 // MARK: - SourceData
@@ -41,12 +95,23 @@ public struct SourceData: Sendable, Hashable {
     public var etag: String?
     /// An HTTP `Last-Modified` value, if any.
     public var lastModified: String?
+    /// How long, in seconds, the bytes may be reused without asking the source again
+    /// (HTTP `Cache-Control: max-age`, or `s-maxage`); `nil` when the source said nothing.
+    public var maxAge: Int?
+    /// The source forbids keeping the bytes (HTTP `Cache-Control: no-store`): caches must not
+    /// store them.
+    public var noStore: Bool
 
-    public init(key: String, bytes: [UInt8], contentType: String? = nil, etag: String? = nil, lastModified: String? = nil) {
+    public init(
+        key: String, bytes: [UInt8], contentType: String? = nil, etag: String? = nil, lastModified: String? = nil,
+        maxAge: Int? = nil, noStore: Bool = false
+    ) {
         self.key = key
         self.bytes = bytes
         self.contentType = contentType
         self.etag = etag
         self.lastModified = lastModified
+        self.maxAge = maxAge
+        self.noStore = noStore
     }
 }

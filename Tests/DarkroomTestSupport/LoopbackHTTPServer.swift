@@ -1,0 +1,142 @@
+import Foundation
+
+// MARK: - LoopbackHTTPServer
+
+/// A real HTTP server on 127.0.0.1 for source and pipeline tests: `Tests/HTTPTestServer/
+/// darkroom_test_server.py` (see its docstring for the routes), started as a child process
+/// serving `Tests/Fixtures`, stopped when this value is deinitialised (or when the test
+/// process dies: the server exits when its stdin closes).
+///
+/// Every request the server receives is appended to a JSON-lines log, which the methods here
+/// read: how many times a path was hit, with which headers, and whether the client aborted.
+///
+/// ```swift
+/// let server = try LoopbackHTTPServer.start()
+/// let url = server.url("/image/gradient.jpg")
+/// // … fetch it …
+/// #expect(server.hits("/image/gradient.jpg") == 1)
+/// ```
+public final class LoopbackHTTPServer: Sendable {
+    /// The port the server listens on.
+    public let port: Int
+    /// The JSON-lines request log.
+    public let logURL: URL
+    private let process: Process
+    private let stdin: Pipe
+    private let folder: TemporaryDirectory
+
+    /// The server script in this checkout.
+    public static let script: URL = Fixtures.directory.deletingLastPathComponent()
+        .appendingPathComponent("HTTPTestServer/darkroom_test_server.py")
+
+    private init(port: Int, logURL: URL, process: Process, stdin: Pipe, folder: TemporaryDirectory) {
+        self.port = port
+        self.logURL = logURL
+        self.process = process
+        self.stdin = stdin
+        self.folder = folder
+    }
+
+    /// Starts a server serving `root` (default: the committed fixtures).
+    /// - Throws: when `python3` cannot be started or the server does not report its port.
+    public static func start(root: URL = Fixtures.directory) throws -> LoopbackHTTPServer {
+        let folder = try TemporaryDirectory(prefix: "darkroom-http")
+        let logURL = folder.url.appendingPathComponent("requests.jsonl")
+        _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path, "--root", root.path, "--log", logURL.path]
+        let output = Pipe()
+        let input = Pipe()
+        process.standardOutput = output
+        process.standardInput = input
+        try process.run()
+        // The first line is "PORT <n>".
+        var line = [UInt8]()
+        let handle = output.fileHandleForReading
+        while true {
+            let byte = handle.readData(ofLength: 1)
+            guard let first = byte.first else { break }
+            if first == UInt8(ascii: "\n") { break }
+            line.append(first)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
+            process.terminate()
+            throw ServerError(message: "darkroom_test_server.py did not start (said '\(text)')")
+        }
+        return LoopbackHTTPServer(port: port, logURL: logURL, process: process, stdin: input, folder: folder)
+    }
+
+    deinit {
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// `http://127.0.0.1:PORT` followed by `path` (which starts with `/`).
+    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    /// The same server named by `localhost` (another host name for redirect tests).
+    public func localhostURL(_ path: String) -> String { "http://localhost:\(port)\(path)" }
+
+    // MARK: - Log
+
+    /// One line of the request log.
+    public struct Event: Sendable {
+        /// `"request"` when a request arrives, `"finished"` when its answer ends.
+        public var event: String
+        public var id: Int
+        /// Path and query, as requested.
+        public var path: String
+        /// Request headers, names lowercased (on `request` events).
+        public var headers: [String: String]
+        /// The status sent (on `finished` events; `nil` if none was sent).
+        public var status: Int?
+        /// `"completed"` or `"aborted"` (on `finished` events).
+        public var outcome: String?
+    }
+
+    /// Every event so far, in order.
+    public func events() -> [Event] {
+        guard let data = FileManager.default.contents(atPath: logURL.path) else { return [] }
+        return data.split(separator: UInt8(ascii: "\n")).compactMap { line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else { return nil }
+            return Event(
+                event: object["event"] as? String ?? "",
+                id: object["id"] as? Int ?? 0,
+                path: object["path"] as? String ?? "",
+                headers: object["headers"] as? [String: String] ?? [:],
+                status: object["status"] as? Int,
+                outcome: object["outcome"] as? String)
+        }
+    }
+
+    /// The requests that arrived for exactly `path` (path and query).
+    public func requests(_ path: String) -> [Event] {
+        events().filter { $0.event == "request" && $0.path == path }
+    }
+
+    /// How many requests arrived for exactly `path` (path and query).
+    public func hits(_ path: String) -> Int { requests(path).count }
+
+    /// The `finished` events for exactly `path`.
+    public func finished(_ path: String) -> [Event] {
+        events().filter { $0.event == "finished" && $0.path == path }
+    }
+
+    /// Waits (polling the log) until `condition` holds or `timeout` seconds pass; returns
+    /// whether it held.
+    public func wait(timeout: Double = 5, until condition: () -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition() { return true }
+            try? await Task.sleep(nanoseconds: 20_000_000)
+        }
+        return condition()
+    }
+
+    struct ServerError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+}
