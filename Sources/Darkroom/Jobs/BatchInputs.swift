@@ -3,9 +3,10 @@ import Foundation
 
 // MARK: - BatchInput
 
-/// One input file of a batch, with the relative name its outputs are written under.
+/// One input of a batch — a file or an http(s) URL — with the relative name its outputs are
+/// written under.
 public struct BatchInput: Sendable, Hashable {
-    /// The path to read.
+    /// The path to read, or the URL to fetch.
     public var path: String
     /// The path relative to the folder it was found in (or its file name), without extension:
     /// outputs go to `OUT/<variant>/<relativeStem>.<ext>`.
@@ -15,24 +16,53 @@ public struct BatchInput: Sendable, Hashable {
         self.path = path
         self.relativeStem = relativeStem
     }
+
+    /// Whether ``path`` is an `http://` or `https://` URL (fetched through a source) rather
+    /// than a file.
+    public var isURL: Bool { Self.isURL(path) }
+
+    /// Whether `argument` names an http(s) URL (scheme case-insensitive).
+    public static func isURL(_ argument: String) -> Bool {
+        let lowered = argument.prefix(8).lowercased()
+        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+    }
 }
 
 // MARK: - Finding inputs
 
 extension BatchInput {
-    /// Expands files and folders into inputs: a file is taken as it is; a folder is walked
-    /// recursively for files with an image extension (hidden files and folders skipped),
-    /// in sorted order. The same file named twice is taken once.
-    /// - Throws: ``DarkroomError/io(path:detail:)`` for a path that does not exist.
-    public static func expand(_ arguments: [String]) throws -> [BatchInput] {
+    /// Expands files, folders and URLs into inputs: a file is taken as it is; a folder is
+    /// walked recursively for files with an image extension (hidden files and folders
+    /// skipped), in sorted order; an http(s) URL is taken as it is, its outputs named after the
+    /// last part of its path (with `-2`, `-3`… added when two URLs end alike). The same file or
+    /// the same URL named twice is taken once: `key` gives a URL's canonical form (a source's
+    /// ``ImageSource/key(for:)``), so spellings of one URL are one input too.
+    /// - Throws: ``DarkroomError/io(path:detail:)`` for a path that does not exist, or what
+    ///   `key` throws for a malformed URL.
+    public static func expand(
+        _ arguments: [String], key: (String) throws -> String = { $0 }
+    ) throws -> [BatchInput] {
         let fileManager = FileManager.default
         var seen: Set<String> = []
         var inputs: [BatchInput] = []
+        var urlStems: Set<String> = []
         func add(_ path: String, stem: String) {
             let canonical = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
             if seen.insert(canonical).inserted { inputs.append(BatchInput(path: path, relativeStem: stem)) }
         }
         for argument in arguments {
+            if isURL(argument) {
+                guard seen.insert("url:" + (try key(argument))).inserted else { continue }
+                let base = urlStem(argument)
+                var stem = base
+                var counter = 1
+                while !urlStems.insert(stem).inserted {
+                    counter += 1
+                    stem = "\(base)-\(counter)"
+                }
+                inputs.append(BatchInput(path: argument, relativeStem: stem))
+                continue
+            }
             var isDirectory: ObjCBool = false
             guard fileManager.fileExists(atPath: argument, isDirectory: &isDirectory) else {
                 throw DarkroomError.io(path: argument, detail: "no such file or directory")
@@ -59,6 +89,32 @@ extension BatchInput {
             }
         }
         return inputs
+    }
+
+    /// The lines of a URL list file (`batch --url-list`): one location per line; blank lines
+    /// and lines starting with `#` are skipped, surrounding spaces trimmed.
+    /// - Throws: ``DarkroomError/io(path:detail:)`` when the file cannot be read.
+    public static func urlList(at path: String) throws -> [String] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw DarkroomError.io(path: path, detail: "cannot read the URL list")
+        }
+        return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).compactMap { line in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            return trimmed.isEmpty || trimmed.hasPrefix("#") ? nil : trimmed
+        }
+    }
+
+    /// The output stem of a URL: its last path segment without extension, percent-decoded and
+    /// made safe for a file name; `image` when the path is empty.
+    static func urlStem(_ url: String) -> String {
+        var path = Substring(url)
+        if let schemeEnd = path.range(of: "://") { path = path[schemeEnd.upperBound...] }
+        if let end = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<end] }
+        let segments = path.split(separator: "/").dropFirst()  // the host
+        let last = segments.last.map { String($0).removingPercentEncoding ?? String($0) } ?? ""
+        var name = stem(of: last)
+        name = String(name.map { $0 == "/" || $0 == "\\" || $0.isNewline || $0 == "\0" ? "_" : $0 })
+        return name.isEmpty || name.allSatisfy({ $0 == "." }) ? "image" : name
     }
 
     private static func stem(of relative: String) -> String {
