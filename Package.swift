@@ -166,7 +166,10 @@ let package = Package(
         .testTarget(name: "DarkroomConfigTests", dependencies: ["DarkroomConfig", "DarkroomTestSupport"]),
         .testTarget(
             name: "DarkroomTests",
-            dependencies: ["Darkroom", "DarkroomExampleFilters", "DarkroomSources", "DarkroomTestSupport"]
+            dependencies: [
+                "Darkroom", "DarkroomExampleFilters", "DarkroomSources", "DarkroomTestSupport",
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ]
         ),
         .testTarget(
             name: "DarkroomExampleFiltersTests",
