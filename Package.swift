@@ -122,6 +122,14 @@ let package = Package(
             ]
         ),
 
+        // Micro-benchmark of ImagePipeline (Benchmarks/pipeline/run.sh builds it in release mode).
+        .executableTarget(
+            name: "PipelineBenchmark",
+            dependencies: ["Darkroom", "DarkroomCore", "DarkroomSources"],
+            path: "Benchmarks/pipeline",
+            exclude: ["run.sh", "README.md"]
+        ),
+
         // MARK: - Plugins (thin shells over the darkroom tool)
         .plugin(
             name: "DarkroomConfigCheck",
