@@ -51,11 +51,11 @@ public final class ImagePipeline: Sendable {
             let key = target.cacheKey(for: source)
             if let memory = configuration.memoryCache {
                 if let hit = memory.value(for: key) {
-                    core.metrics.lookup("memory", "hit")
+                    core.metrics.memoryHits.increment()
                     return ImageResponse(
                         location: location, variant: variant, bytes: hit.bytes, format: hit.format, cacheLayer: .memory)
                 }
-                core.metrics.lookup("memory", "miss")
+                core.metrics.memoryMisses.increment()
             }
             let spec = RenderSpec(
                 source: source,
@@ -72,16 +72,23 @@ public final class ImagePipeline: Sendable {
     /// - Throws: the first failure (the other requests are cancelled).
     public func images(for location: String, variants: [String], priority: ImagePriority = .normal) async throws -> [ImageResponse] {
         let prepared = try variants.map { try self.prepared(named: $0) }
-        let source = try resolve(location)
+        guard let source = try? resolve(location) else {
+            // The source cannot even be named: each request fails (or falls back) on its own.
+            var responses: [ImageResponse] = []
+            for name in variants {
+                responses.append(try await request(ImageRequest(location: location, variant: .named(name), priority: priority)).response)
+            }
+            return responses
+        }
         var responses = [ImageResponse?](repeating: nil, count: variants.count)
         var missing: [Int] = []
         for (index, target) in prepared.enumerated() {
             if let hit = configuration.memoryCache?.value(for: target.cacheKey(for: source)) {
-                core.metrics.lookup("memory", "hit")
+                core.metrics.memoryHits.increment()
                 responses[index] = ImageResponse(
                     location: location, variant: variants[index], bytes: hit.bytes, format: hit.format, cacheLayer: .memory)
             } else {
-                if configuration.memoryCache != nil { core.metrics.lookup("memory", "miss") }
+                if configuration.memoryCache != nil { core.metrics.memoryMisses.increment() }
                 missing.append(index)
             }
         }

@@ -18,6 +18,9 @@ import Metrics
 struct PipelineMetrics: Sendable {
     let downloads: Counter
     let downloadBytes: Counter
+    /// The memory layer's counters, kept apart for the hit path (no dictionary lookup).
+    let memoryHits: Counter
+    let memoryMisses: Counter
     private let lookups: [String: Counter]
     private let coalesced: [PipelineStage: Counter]
     private let durations: [PipelineStage: Timer]
@@ -39,6 +42,8 @@ struct PipelineMetrics: Sendable {
             }
         }
         self.lookups = lookups
+        memoryHits = lookups["memory/hit"]!
+        memoryMisses = lookups["memory/miss"]!
         var coalesced: [PipelineStage: Counter] = [:]
         var durations: [PipelineStage: Timer] = [:]
         var failures: [PipelineStage: Counter] = [:]
