@@ -132,6 +132,16 @@ public final class ImagePipeline: Sendable {
             let source = try resolve(request.location)
             spec = RenderSpec(source: source, output: output.keyed(for: source))
             fallbackError = nil
+            if !request.wantsImage, case let .variant(_, key, _, _) = spec.output,
+                let hit = configuration.memoryCache?.value(for: key)
+            {
+                core.metrics.memoryHits.increment()
+                let response = ImageResponse(
+                    location: request.location, variant: request.variantName, bytes: hit.bytes, format: hit.format,
+                    cacheLayer: .memory)
+                core.lock.run { effects in task.complete(.success(response), &effects) }
+                return task
+            }
         } catch {
             guard let fallback = core.fallback else {
                 core.lock.run { effects in task.complete(.failure(error), &effects) }
