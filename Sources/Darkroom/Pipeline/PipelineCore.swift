@@ -13,7 +13,7 @@ import Metrics
 final class PipelineCore: @unchecked Sendable {
     let configuration: ImagePipeline.Configuration
     let lock = PipelineLock()
-    let threads = PipelineThreads()
+    let threads: PipelineThreads
     let metrics: PipelineMetrics
     let logger: Logger
     let downloads: WorkQueue
@@ -27,6 +27,9 @@ final class PipelineCore: @unchecked Sendable {
 
     init(configuration: ImagePipeline.Configuration) {
         self.configuration = configuration
+        threads = PipelineThreads(
+            processingThreads: max(1, configuration.maximumActiveProcessing),
+            ioThreads: max(1, configuration.maximumActiveDownloads) + 2)
         metrics = PipelineMetrics(
             prefix: configuration.metricsPrefix, factory: configuration.metricsFactory ?? MetricsSystem.factory)
         logger = configuration.logger
@@ -41,6 +44,11 @@ final class PipelineCore: @unchecked Sendable {
             registry: configuration.registry, limits: configuration.limits,
             appliesOrientation: configuration.appliesOrientation)
         fallback = configuration.fallback.map { FallbackSource(bytes: $0) }
+    }
+
+    deinit {
+        // Every job and task holds the engine, so nothing can submit work any more.
+        threads.stop()
     }
 
     // MARK: - Render jobs
