@@ -113,7 +113,7 @@ public final class ImageTask: @unchecked Sendable {  // mutable state guarded by
     private func decodeThenComplete(_ response: ImageResponse, _ effects: inout PipelineEffects) {
         let core = core
         effects.later {
-            Task {
+            Task(executorPreference: core.threads.jobs) {
                 var response = response
                 let result: Result<ImageResponse, any Error>
                 do {

@@ -22,7 +22,7 @@ extension PipelineCore {
         let job = StageJob<EncodedRender>(stage: .encode, key: session.source.sessionKey + "|" + key, priority: .veryLow)
         session.jobs[key] = job
         let filters = target.target.chain.filters
-        job.start(lock: lock) { [self] job in
+        job.start(lock: lock, on: threads.jobs) { [self] job in
             let image = try await job.value(of: { effects in
                 self.imageJob(in: session, fetched: fetched, hint: hint, filters: filters, count: filters.count, &effects)
             }, lock: lock)
@@ -57,10 +57,10 @@ extension PipelineCore {
             stage: count == 0 ? .decode : .filter, key: session.source.sessionKey + "|" + key, priority: .veryLow)
         session.jobs[key] = job
         if count == 0 {
-            job.start(lock: lock) { [self] job in try await decode(fetched, hint: hint, as: job) }
+            job.start(lock: lock, on: threads.jobs) { [self] job in try await decode(fetched, hint: hint, as: job) }
         } else {
             let filter = filters[count - 1]
-            job.start(lock: lock) { [self] job in
+            job.start(lock: lock, on: threads.jobs) { [self] job in
                 let input = try await job.value(of: { effects in
                     self.imageJob(in: session, fetched: fetched, hint: hint, filters: filters, count: count - 1, &effects)
                 }, lock: lock)

@@ -65,7 +65,7 @@ final class PipelineCore: @unchecked Sendable {
         job.onLeave = { [unowned self, unowned job] _ in
             if self.renders[key] === job { self.renders[key] = nil }
         }
-        job.start(lock: lock) { [self] job in try await self.render(spec, as: job) }
+        job.start(lock: lock, on: threads.jobs) { [self] job in try await self.render(spec, as: job) }
         return job
     }
 
@@ -84,7 +84,7 @@ final class PipelineCore: @unchecked Sendable {
         let session = SourceSession(source: source, fetch: fetch)
         session.renders = 1
         sessions[key] = session
-        fetch.start(lock: lock) { [self] job in try await self.fetch(source, as: job) }
+        fetch.start(lock: lock, on: threads.jobs) { [self] job in try await self.fetch(source, as: job) }
         return session
     }
 

@@ -12,20 +12,28 @@ import Foundation
 final class PipelineThreads: Sendable {
     private let processing: ThreadPool
     private let blocking: ThreadPool
+    private let coordination: ThreadPool
     /// The executor sources load on.
     let io: PoolTaskExecutor
+    /// The executor the stage jobs' driving tasks run on: they only take the lock and await, but
+    /// on their own threads they progress even while the app's blocking work fills the
+    /// cooperative pool.
+    let jobs: PoolTaskExecutor
 
     /// `processingThreads` should match the processing queue's limit (it never asks for more).
     init(processingThreads: Int, ioThreads: Int) {
         processing = ThreadPool(name: "darkroom.processing", count: processingThreads)
         blocking = ThreadPool(name: "darkroom.io", count: ioThreads)
+        coordination = ThreadPool(name: "darkroom.jobs", count: 2)
         io = PoolTaskExecutor(pool: blocking)
+        jobs = PoolTaskExecutor(pool: coordination)
     }
 
     /// Lets the threads end once their work is done (when the pipeline's engine goes away).
     func stop() {
         processing.stop()
         blocking.stop()
+        coordination.stop()
     }
 
     /// Runs CPU work on a processing thread.

@@ -147,8 +147,10 @@ final class StageJob<Value: Sendable>: JobNode, @unchecked Sendable {  // guarde
     }
 
     /// Starts the driving task: it runs `work` and finishes the job with its result.
-    func start(lock: PipelineLock, _ work: @escaping @Sendable (StageJob<Value>) async throws -> Value) {
-        driver = Task { [self] in
+    func start(
+        lock: PipelineLock, on executor: any TaskExecutor, _ work: @escaping @Sendable (StageJob<Value>) async throws -> Value
+    ) {
+        driver = Task(executorPreference: executor) { [self] in
             let result: Result<Value, any Error>
             do {
                 result = .success(try await work(self))

@@ -1,4 +1,4 @@
-import Darkroom
+@testable import Darkroom
 import DarkroomCore
 import Testing
 
@@ -44,7 +44,12 @@ struct PipelineCancellationTests {
     @Test("cancelling the Swift task awaiting a request cancels it the same way")
     func swiftTaskCancellation() async throws {
         let (pipeline, source) = setUp()
-        let waiting = Task { try await pipeline.image(for: "gated:a", variant: "circle") }
+        // The awaiting task runs on its own thread: other suites' synchronous tests may fill the
+        // cooperative pool for seconds, and this test is about cancellation, not about them.
+        let thread = ThreadPool(name: "test.awaiting", count: 1)
+        defer { thread.stop() }
+        let executor = PoolTaskExecutor(pool: thread)
+        let waiting = Task(executorPreference: executor) { try await pipeline.image(for: "gated:a", variant: "circle") }
         #expect(await eventually { source.started.count == 1 })
         waiting.cancel()
         let result = await waiting.result
