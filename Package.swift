@@ -122,6 +122,14 @@ let package = Package(
             ]
         ),
 
+        // Micro-benchmark of ImagePipeline (Benchmarks/pipeline/run.sh builds it in release mode).
+        .executableTarget(
+            name: "PipelineBenchmark",
+            dependencies: ["Darkroom", "DarkroomCore", "DarkroomSources"],
+            path: "Benchmarks/pipeline",
+            exclude: ["run.sh", "README.md"]
+        ),
+
         // MARK: - Plugins (thin shells over the darkroom tool)
         .plugin(
             name: "DarkroomConfigCheck",
@@ -166,7 +174,10 @@ let package = Package(
         .testTarget(name: "DarkroomConfigTests", dependencies: ["DarkroomConfig", "DarkroomTestSupport"]),
         .testTarget(
             name: "DarkroomTests",
-            dependencies: ["Darkroom", "DarkroomExampleFilters", "DarkroomSources", "DarkroomTestSupport"]
+            dependencies: [
+                "Darkroom", "DarkroomExampleFilters", "DarkroomSources", "DarkroomTestSupport",
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ]
         ),
         .testTarget(
             name: "DarkroomExampleFiltersTests",

@@ -1,0 +1,201 @@
+import DarkroomCache
+import DarkroomCore
+
+// MARK: - ImagePipeline
+
+/// Fetches, decodes, filters, encodes and caches images for an app, asynchronously: the
+/// server-side counterpart of Nuke's `ImagePipeline` or AlamofireImage's `ImageDownloader`.
+///
+/// - **Caches first.** The memory cache of encoded variants is checked on the caller's thread
+///   before any work (a hit costs a lookup, no task); then the disk cache; then the work, whose
+///   result is stored in both.
+/// - **Work is shared by stage.** Requests for one source share one fetch; renders sharing a
+///   decode size share one decode; chains sharing a prefix (`[aspect-fill, circle]` and
+///   `[aspect-fill, rounded-corners]`) share its computation; equal targets share one encode.
+/// - **Scheduling.** Downloads and processing (decode, filters, encode) wait in separate queues,
+///   by priority (the highest of the requests sharing a job), FIFO or LIFO within one; decodes
+///   also share a memory budget. CPU work and blocking reads run on dedicated threads.
+/// - **Cancellation.** A cancelled request ends at once; shared work stops when nobody wants it.
+///
+/// ```swift
+/// let pipeline = ImagePipeline(configuration: .init(registry: registry, variants: configuration, caches: caches))
+/// let response = try await pipeline.image(for: "https://example.com/cat.jpg", variant: "avatar")
+/// let all = try await pipeline.images(for: "photos/cat.jpg", variants: ["thumbnail", "avatar"])
+/// let task = pipeline.request(ImageRequest(location: "photos/dog.jpg", variant: .named("avatar"), priority: .low))
+/// task.priority = .veryHigh
+/// let dog = try await task.response
+/// ```
+///
+/// Render cache keys are ``CachingRenderer``'s: the source key, the target identifier and `@`
+/// the source's fingerprint. Sources without a fingerprint (HTTP) are keyed without one, so
+/// their renders are reused until the caches evict or expire them.
+public final class ImagePipeline: Sendable {
+    public let configuration: Configuration
+    let core: PipelineCore
+    private let targets: [String: PreparedTarget]
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        self.core = PipelineCore(configuration: configuration)
+        self.targets = configuration.variants.mapValues(PreparedTarget.init)
+    }
+
+    // MARK: - Requests
+
+    /// One variant of one location.
+    /// - Throws: the source's, decoder's, filter's or encoder's ``DarkroomError``;
+    ///   `CancellationError` when the calling task is cancelled.
+    public func image(for location: String, variant: String, priority: ImagePriority = .normal) async throws -> ImageResponse {
+        let target = try prepared(named: variant)
+        if let source = try? resolve(location) {
+            let key = target.cacheKey(for: source)
+            if let memory = configuration.memoryCache {
+                if let hit = memory.value(for: key) {
+                    core.metrics.memoryHits.increment()
+                    return ImageResponse(
+                        location: location, variant: variant, bytes: hit.bytes, format: hit.format, cacheLayer: .memory)
+                }
+                core.metrics.memoryMisses.increment()
+            }
+            let spec = RenderSpec(
+                source: source,
+                output: .variant(target, cacheKey: key, hintChains: [target.target.chain], hintGroup: target.target.chain.identifier))
+            let task = ImageTask(request: ImageRequest(location: location, variant: .named(variant), priority: priority), core: core)
+            core.lock.run { effects in task.subscribe(spec, fallbackError: nil, &effects) }
+            return try await task.response
+        }
+        return try await request(ImageRequest(location: location, variant: .named(variant), priority: priority)).response
+    }
+
+    /// Several variants of one location, in the order asked. Those not in the memory cache are
+    /// rendered from **one** decode, with the size hint that satisfies them all.
+    /// - Throws: the first failure (the other requests are cancelled).
+    public func images(for location: String, variants: [String], priority: ImagePriority = .normal) async throws -> [ImageResponse] {
+        let prepared = try variants.map { try self.prepared(named: $0) }
+        guard let source = try? resolve(location) else {
+            // The source cannot even be named: each request fails (or falls back) on its own.
+            var responses: [ImageResponse] = []
+            for name in variants {
+                responses.append(try await request(ImageRequest(location: location, variant: .named(name), priority: priority)).response)
+            }
+            return responses
+        }
+        var responses = [ImageResponse?](repeating: nil, count: variants.count)
+        var missing: [Int] = []
+        for (index, target) in prepared.enumerated() {
+            if let hit = configuration.memoryCache?.value(for: target.cacheKey(for: source)) {
+                core.metrics.memoryHits.increment()
+                responses[index] = ImageResponse(
+                    location: location, variant: variants[index], bytes: hit.bytes, format: hit.format, cacheLayer: .memory)
+            } else {
+                if configuration.memoryCache != nil { core.metrics.memoryMisses.increment() }
+                missing.append(index)
+            }
+        }
+        let chains = missing.map { prepared[$0].target.chain }
+        let group = Set(chains.map(\.identifier)).sorted().joined(separator: "&")
+        let tasks = missing.map { index in
+            let target = prepared[index]
+            let spec = RenderSpec(
+                source: source,
+                output: .variant(target, cacheKey: target.cacheKey(for: source), hintChains: chains, hintGroup: group))
+            let task = ImageTask(request: ImageRequest(location: location, variant: .named(variants[index]), priority: priority), core: core)
+            core.lock.run { effects in task.subscribe(spec, fallbackError: nil, &effects) }
+            return (index, task)
+        }
+        do {
+            for (index, task) in tasks { responses[index] = try await task.response }
+        } catch {
+            tasks.forEach { $0.1.cancel() }
+            throw error
+        }
+        return responses.map { $0! }
+    }
+
+    /// Starts a request and returns its handle at once; the work starts now.
+    public func request(_ request: ImageRequest) -> ImageTask {
+        let task = ImageTask(request: request, core: core)
+        let target: PreparedTarget?
+        do {
+            target = try prepared(request.variant)
+        } catch {
+            core.lock.run { effects in task.complete(.failure(error), &effects) }
+            return task
+        }
+        let output: RenderSpec.Output = target.map { target in
+            .variant(target, cacheKey: CacheKey(source: "", variant: ""), hintChains: [target.target.chain],
+                     hintGroup: target.target.chain.identifier)
+        } ?? .original
+        let spec: RenderSpec
+        let fallbackError: (any Error)?
+        do {
+            let source = try resolve(request.location)
+            spec = RenderSpec(source: source, output: output.keyed(for: source))
+            fallbackError = nil
+            if !request.wantsImage, case let .variant(_, key, _, _) = spec.output,
+                let hit = configuration.memoryCache?.value(for: key)
+            {
+                core.metrics.memoryHits.increment()
+                let response = ImageResponse(
+                    location: request.location, variant: request.variantName, bytes: hit.bytes, format: hit.format,
+                    cacheLayer: .memory)
+                core.lock.run { effects in task.complete(.success(response), &effects) }
+                return task
+            }
+        } catch {
+            guard let fallback = core.fallback else {
+                core.lock.run { effects in task.complete(.failure(error), &effects) }
+                return task
+            }
+            spec = RenderSpec(source: fallback.resolved(), output: output.retargeted(to: fallback))
+            fallbackError = error
+        }
+        core.lock.run { effects in task.subscribe(spec, fallbackError: fallbackError, &effects) }
+        return task
+    }
+
+    /// The memory cache's copy of a variant, looked up synchronously; `nil` on a miss.
+    public func cachedImage(for location: String, variant: String) -> ImageResponse? {
+        guard let target = try? prepared(named: variant), let source = try? resolve(location),
+            let hit = configuration.memoryCache?.value(for: target.cacheKey(for: source))
+        else { return nil }
+        return ImageResponse(location: location, variant: variant, bytes: hit.bytes, format: hit.format, cacheLayer: .memory)
+    }
+
+    // MARK: - Resolving
+
+    private func resolve(_ location: String) throws -> ResolvedSource {
+        let source = try configuration.registry.source(for: location)
+        return ResolvedSource(
+            source: source, location: location, key: try source.key(for: location),
+            fingerprint: try source.fingerprint(for: location))
+    }
+
+    private func prepared(named name: String) throws -> PreparedTarget {
+        guard let target = targets[name] else {
+            let hint = NearestName.suggestion(for: name, among: Array(targets.keys)).map { " (did you mean '\($0)'?)" } ?? ""
+            throw DarkroomError.invalidArgument(name: "variant", value: name, expected: "a configured variant\(hint)")
+        }
+        return target
+    }
+
+    private func prepared(_ variant: ImageRequest.Variant) throws -> PreparedTarget? {
+        switch variant {
+        case let .named(name): return try prepared(named: name)
+        case let .target(target): return PreparedTarget(target)
+        case .original: return nil
+        }
+    }
+}
+
+extension RenderSpec.Output {
+    /// The output with its cache key for `source`.
+    func keyed(for source: ResolvedSource) -> RenderSpec.Output {
+        switch self {
+        case .original:
+            return .original
+        case let .variant(target, _, hintChains, hintGroup):
+            return .variant(target, cacheKey: target.cacheKey(for: source), hintChains: hintChains, hintGroup: hintGroup)
+        }
+    }
+}

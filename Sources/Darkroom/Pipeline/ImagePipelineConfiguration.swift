@@ -1,0 +1,97 @@
+import DarkroomCache
+import DarkroomConfig
+import DarkroomCore
+import Foundation
+import Logging
+import Metrics
+
+// MARK: - ImagePipeline.Configuration
+
+extension ImagePipeline {
+    /// The order of waiting work within one priority.
+    public enum QueueOrder: String, Sendable {
+        /// Oldest first: fair for servers.
+        case fifo
+        /// Newest first: what a scrolling client wants (the cells on screen asked last).
+        case lifo
+    }
+
+    /// Everything an ``ImagePipeline`` works with.
+    ///
+    /// ```swift
+    /// var configuration = ImagePipeline.Configuration(registry: registry, variants: config, caches: caches)
+    /// configuration.maximumActiveDownloads = 8
+    /// configuration.queueOrder = .lifo
+    /// configuration.fallback = placeholderPNG
+    /// let pipeline = ImagePipeline(configuration: configuration)
+    /// ```
+    public struct Configuration: Sendable {
+        /// Sources, decoders, filters and encoders.
+        public var registry: Registry
+        /// The variants requests name, by name.
+        public var variants: [String: RenderTarget]
+        /// Encoded variants in memory; checked synchronously on the caller's thread first.
+        public var memoryCache: EncodedImageMemoryCache?
+        /// Encoded variants (and, with ``storesOriginals``, fetched originals) on disk.
+        public var diskCache: DiskCache?
+        /// Keep fetched originals of sources without a fingerprint (remote ones) in the disk
+        /// cache with their HTTP metadata, reuse them while fresh and revalidate them after.
+        public var storesOriginals: Bool
+        /// Loads running at once (default 4).
+        public var maximumActiveDownloads: Int
+        /// Decodes, filters and encodes running at once (default: the active processor count).
+        public var maximumActiveProcessing: Int
+        /// Bytes of decoded pixels that decodes in flight may hold (estimated from the header
+        /// and the size hint before decoding); a decode bigger than the budget runs alone.
+        /// Default 256 MiB; `nil` for no budget.
+        public var decodeMemoryBudget: Int?
+        /// FIFO or LIFO within a priority (default FIFO).
+        public var queueOrder: QueueOrder
+        public var limits: DecodeLimits
+        /// Apply EXIF orientation (default `true`).
+        public var appliesOrientation: Bool
+        /// Placeholder image bytes rendered through the requested variant when the source (or
+        /// its decode) fails; the response says so and carries the original error.
+        public var fallback: [UInt8]?
+        /// Debug and trace messages; silent at the default `info` level.
+        public var logger: Logger
+        /// The start of every metric label (`darkroom` → `darkroom_downloads_total`).
+        public var metricsPrefix: String
+        /// Where metrics go; `nil` (the default) uses the global `MetricsSystem.factory`.
+        public var metricsFactory: (any MetricsFactory)?
+        /// Counts decodes, filter runs and encodes (for tests and diagnostics).
+        public var counters: StageCounters?
+
+        /// A configuration over explicit targets and caches.
+        public init(
+            registry: Registry, targets: [RenderTarget] = [], memoryCache: EncodedImageMemoryCache? = EncodedImageMemoryCache(),
+            diskCache: DiskCache? = nil, storesOriginals: Bool = false
+        ) {
+            self.registry = registry
+            self.variants = Dictionary(targets.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
+            self.memoryCache = memoryCache
+            self.diskCache = diskCache
+            self.storesOriginals = storesOriginals
+            self.maximumActiveDownloads = 4
+            self.maximumActiveProcessing = ProcessInfo.processInfo.activeProcessorCount
+            self.decodeMemoryBudget = 256 * 1024 * 1024
+            self.queueOrder = .fifo
+            self.limits = DecodeLimits()
+            self.appliesOrientation = true
+            self.fallback = nil
+            self.logger = Logger(label: "darkroom.pipeline")
+            self.metricsPrefix = "darkroom"
+            self.metricsFactory = nil
+            self.counters = nil
+        }
+
+        /// A configuration over a `filters.d/` configuration's variants and the caches it asks
+        /// for (``RenderCaches``), storing originals when `[caches.disk] stores-originals` says so.
+        public init(registry: Registry, variants: DarkroomConfig.Configuration, caches: RenderCaches?) {
+            self.init(
+                registry: registry, targets: variants.variants.map(RenderTarget.init(variant:)),
+                memoryCache: caches?.memory, diskCache: caches?.disk,
+                storesOriginals: variants.cacheSettings.disk?.storesOriginals ?? false)
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import DarkroomCache
+import DarkroomCore
+import Foundation
+
+// MARK: - The originals cache
+
+extension PipelineCore {
+    /// Loads a source's bytes. With ``ImagePipeline/Configuration/storesOriginals`` and a disk
+    /// cache, a source without a fingerprint (a remote one) goes through the originals cache:
+    ///
+    /// - a stored original still fresh (younger than its `maxAge`) is used without asking;
+    /// - otherwise the source is asked to revalidate it (`If-None-Match`/`If-Modified-Since`);
+    ///   `.notModified` reuses the stored bytes and refreshes the entry;
+    /// - new bytes are stored with their metadata — never when the source says `noStore`
+    ///   (and a stale entry is then removed); a failed load stores nothing.
+    ///
+    /// Returns the data and whether it came from the cache without a transfer.
+    func loadOriginal(_ resolved: ResolvedSource) async throws -> (SourceData, fromCache: Bool) {
+        guard configuration.storesOriginals, resolved.fingerprint == nil, let disk = configuration.diskCache else {
+            return (try await resolved.source.load(resolved.location), false)
+        }
+        let key = CacheKey.original(source: resolved.key)
+        let stored = try await threads.blockingIO { disk.entry(for: key) }
+        let cached = stored.map { entry in
+            SourceData(
+                key: resolved.key, bytes: entry.bytes, contentType: entry.contentType, etag: entry.etag,
+                lastModified: entry.lastModified, maxAge: entry.maxAge)
+        }
+        if let stored, let cached, let maxAge = stored.maxAge, Date().timeIntervalSince(stored.created) < Double(maxAge) {
+            metrics.lookup("originals", "hit")
+            return (cached, true)
+        }
+        let outcome = try await resolved.source.load(resolved.location, revalidating: cached)
+        switch outcome {
+        case let .notModified(refreshed):
+            metrics.lookup("originals", "revalidated")
+            var data = cached ?? refreshed
+            data.maxAge = refreshed.maxAge ?? data.maxAge
+            data.etag = refreshed.etag ?? data.etag
+            data.lastModified = refreshed.lastModified ?? data.lastModified
+            data.noStore = refreshed.noStore
+            try await storeOriginal(data, key: key, in: disk)
+            return (data, false)
+        case let .loaded(data):
+            metrics.lookup("originals", "miss")
+            try await storeOriginal(data, key: key, in: disk)
+            return (data, false)
+        }
+    }
+
+    private func storeOriginal(_ data: SourceData, key: CacheKey, in disk: DiskCache) async throws {
+        let format = try? ImageFormat.detect(data.bytes)
+        try await threads.blockingIO {
+            guard !data.noStore else {
+                _ = disk.remove(key)
+                return
+            }
+            let entry = DiskCacheEntry(
+                bytes: data.bytes, format: format, contentType: data.contentType, etag: data.etag,
+                lastModified: data.lastModified, maxAge: data.maxAge)
+            // A failed store only loses a cache entry, never the load.
+            try? disk.store(entry, for: key)
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import DarkroomCore
+
+// MARK: - Stage jobs within a session
+
+extension PipelineCore {
+    /// The key of a decode within a session: its size hint.
+    static func decodeKey(hint: PixelSize?) -> String {
+        hint.map { "decode(\($0.width)x\($0.height))" } ?? "decode(full)"
+    }
+
+    /// The encode of `target` from the decode with `hint`, shared within the session.
+    /// Call under the lock.
+    func encodeJob(
+        in session: SourceSession, fetched: FetchedSource, hint: PixelSize?, target: PreparedTarget,
+        _ effects: inout PipelineEffects
+    ) -> StageJob<EncodedRender> {
+        let key = Self.decodeKey(hint: hint) + ">" + target.identifier
+        if let existing = session.jobs[key] as? StageJob<EncodedRender>, !existing.isAbandoned {
+            metrics.coalesced(.encode)
+            return existing
+        }
+        let job = StageJob<EncodedRender>(stage: .encode, key: session.source.sessionKey + "|" + key, priority: .veryLow)
+        session.jobs[key] = job
+        let filters = target.target.chain.filters
+        job.start(lock: lock, on: threads.jobs) { [self] job in
+            let image = try await job.value(of: { effects in
+                self.imageJob(in: session, fetched: fetched, hint: hint, filters: filters, count: filters.count, &effects)
+            }, lock: lock)
+            return try await job.withSlot(of: processing, lock: lock) {
+                try await metrics.time(.encode) {
+                    let format = renderer.outputFormat(for: target.target.encoding, source: fetched.header.format, image: image)
+                    let options = target.target.encoding.options(sourceFormat: format)
+                    let registry = configuration.registry
+                    let bytes = try await threads.compute { try registry.encode(image, options: options) }
+                    configuration.counters?.recordEncode()
+                    return EncodedRender(bytes: bytes, format: format, image: image)
+                }
+            }
+        }
+        return job
+    }
+
+    /// The image after the first `count` filters (the decode itself for 0), shared within the
+    /// session: each chain prefix is computed once. Call under the lock.
+    func imageJob(
+        in session: SourceSession, fetched: FetchedSource, hint: PixelSize?, filters: [any ImageFilter], count: Int,
+        _ effects: inout PipelineEffects
+    ) -> StageJob<Image> {
+        let decodeKey = Self.decodeKey(hint: hint)
+        let prefix = filters.prefix(count).map(\.identifier).joined(separator: FilterChain.separator)
+        let key = count == 0 ? decodeKey : decodeKey + "|" + prefix
+        if let existing = session.jobs[key] as? StageJob<Image>, !existing.isAbandoned {
+            metrics.coalesced(count == 0 ? .decode : .filter)
+            return existing
+        }
+        let job = StageJob<Image>(
+            stage: count == 0 ? .decode : .filter, key: session.source.sessionKey + "|" + key, priority: .veryLow)
+        session.jobs[key] = job
+        if count == 0 {
+            job.start(lock: lock, on: threads.jobs) { [self] job in try await decode(fetched, hint: hint, as: job) }
+        } else {
+            let filter = filters[count - 1]
+            job.start(lock: lock, on: threads.jobs) { [self] job in
+                let input = try await job.value(of: { effects in
+                    self.imageJob(in: session, fetched: fetched, hint: hint, filters: filters, count: count - 1, &effects)
+                }, lock: lock)
+                return try await job.withSlot(of: processing, lock: lock) {
+                    try await metrics.time(.filter) {
+                        let output = try await threads.compute { try filter.apply(to: input) }
+                        configuration.counters?.recordFilterRun(prefix: prefix)
+                        return output
+                    }
+                }
+            }
+        }
+        return job
+    }
+
+    // MARK: - Decoding
+
+    private func decode(_ fetched: FetchedSource, hint: PixelSize?, as job: StageJob<Image>) async throws -> Image {
+        let options = DecodeOptions(
+            sizeHint: hint, appliesOrientation: configuration.appliesOrientation, limits: configuration.limits)
+        let cost = DecodeCost.estimatedBytes(header: fetched.header, options: options)
+        let registry = configuration.registry
+        return try await job.withSlot(of: processing, cost: cost, lock: lock) {
+            try await metrics.time(.decode) {
+                let image = try await threads.compute {
+                    try registry.decoder(for: fetched.header, options: options)
+                        .decode(fetched.data.bytes, header: fetched.header, options: options)
+                }
+                configuration.counters?.recordDecode()
+                return image
+            }
+        }
+    }
+
+    // MARK: - Fetching
+
+    /// Loads the source (through the originals cache when configured), counts the transfer and
+    /// probes the header.
+    func fetch(_ source: ResolvedSource, as job: StageJob<FetchedSource>) async throws -> FetchedSource {
+        try await job.withSlot(of: downloads, lock: lock) {
+            logger.trace("fetching", metadata: metadata(source, .fetch))
+            let (data, fromCache) = try await metrics.time(.fetch) {
+                try await withTaskExecutorPreference(threads.io) { try await self.loadOriginal(source) }
+            }
+            if !fromCache {
+                metrics.downloads.increment()
+                metrics.downloadBytes.increment(by: Int64(data.bytes.count))
+            }
+            let limits = configuration.limits
+            try limits.check(byteCount: data.bytes.count)
+            let header = try ImageProbe.probe(data.bytes)
+            try limits.check(header)
+            return FetchedSource(data: data, header: header, fromCache: fromCache)
+        }
+    }
+}
+
+// MARK: - Waiting on a job made under the same lock
+
+extension JobNode {
+    /// Waits, as this job, for the value of a job `make` finds or creates under the
+    /// same lock hold that subscribes to it, so it is never left without a waiter.
+    func value<Upstream: Sendable>(
+        of make: @escaping (inout PipelineEffects) -> StageJob<Upstream>, lock: PipelineLock
+    ) async throws -> Upstream {
+        let suspension = Suspension<Upstream>()
+        let subscription: (StageJob<Upstream>, Int?)? = lock.run { effects in
+            guard !isAbandoned else {
+                suspension.resolve(.failure(CancellationError()), &effects)
+                return nil
+            }
+            let upstream = make(&effects)
+            let id = upstream.addWaiter(priority: priority, &effects) { [self] result, effects in
+                if self.upstream?.node === upstream { self.upstream = nil }
+                suspension.resolve(result, &effects)
+            }
+            if let id { self.upstream = (upstream, id) }
+            return (upstream, id)
+        }
+        return try await suspension.wait(lock: lock) { effects in
+            if let (upstream, id) = subscription, let id { upstream.removeWaiter(id, &effects) }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import DarkroomCache
+import DarkroomCore
+
+// MARK: - ResolvedSource
+
+/// A location with its source, canonical key and fingerprint, worked out without loading.
+struct ResolvedSource: Sendable {
+    let source: any ImageSource
+    let location: String
+    let key: String
+    /// `nil` for sources that cannot tell without loading (HTTP).
+    let fingerprint: String?
+
+    /// Sessions (and the jobs in them) are per key and fingerprint: an edited file starts anew.
+    var sessionKey: String { fingerprint.map { key + "@" + $0 } ?? key }
+}
+
+// MARK: - PreparedTarget
+
+/// A render target with its identifier computed once.
+struct PreparedTarget: Sendable {
+    let target: RenderTarget
+    let identifier: String
+
+    init(_ target: RenderTarget) {
+        self.target = target
+        self.identifier = target.identifier
+    }
+
+    /// The render cache key: compatible with ``CachingRenderer/key(source:target:)`` — the
+    /// fingerprint after `@` — and without a fingerprint for sources that have none.
+    func cacheKey(for source: ResolvedSource) -> CacheKey {
+        CacheKey(source: source.key, variant: source.fingerprint.map { identifier + "@" + $0 } ?? identifier)
+    }
+}
+
+// MARK: - RenderSpec
+
+/// Everything a render job needs.
+struct RenderSpec: Sendable {
+    enum Output: Sendable {
+        case original
+        /// `hintChains` are the chains whose combined size hint the decode uses (this target's
+        /// alone, or a batch's); `hintGroup` names them in job keys.
+        case variant(PreparedTarget, cacheKey: CacheKey, hintChains: [FilterChain], hintGroup: String)
+    }
+
+    let source: ResolvedSource
+    let output: Output
+
+    /// Equal keys mean equal results: such render jobs are shared.
+    var jobKey: String {
+        switch output {
+        case .original:
+            return "original|" + source.sessionKey
+        case let .variant(_, cacheKey, _, hintGroup):
+            return cacheKey.string + "#" + hintGroup
+        }
+    }
+}
+
+// MARK: - Stage values
+
+/// A loaded source, its header probed and checked against the limits.
+struct FetchedSource: Sendable {
+    let data: SourceData
+    let header: ImageHeader
+    /// Served from the originals cache without a transfer.
+    let fromCache: Bool
+}
+
+/// An encoded render and the pixels it was encoded from.
+struct EncodedRender: Sendable {
+    let bytes: [UInt8]
+    let format: ImageFormat
+    let image: Image
+}
+
+/// What a render job produces.
+struct RenderOutcome: Sendable {
+    let bytes: [UInt8]
+    let format: ImageFormat
+    let image: Image?
+    let layer: ImageResponse.CacheLayer
+}
+
+// MARK: - SourceSession
+
+/// The work on one fetched source (per source key and fingerprint): the fetch, and every
+/// decode, chain prefix and encode derived from it, by key. Finished jobs keep their results
+/// while any render job is attached, so renders arriving a little later share them as
+/// `VariantRenderer`'s prefix memo does; the session ends with its last render.
+///
+/// Guarded by the pipeline lock.
+final class SourceSession: @unchecked Sendable {
+    let source: ResolvedSource
+    let fetch: StageJob<FetchedSource>
+    /// Decode, prefix and encode jobs by key within the session.
+    var jobs: [String: JobNode] = [:]
+    /// Render jobs attached now.
+    var renders = 0
+
+    init(source: ResolvedSource, fetch: StageJob<FetchedSource>) {
+        self.source = source
+        self.fetch = fetch
+    }
+}
+
+// MARK: - FallbackSource
+
+/// Serves the configured fallback bytes (fingerprinted by their digest).
+struct FallbackSource: ImageSource {
+    static let location = "darkroom-fallback:"
+    let name = "fallback"
+    let bytes: [UInt8]
+
+    func canLoad(_ location: String) -> Bool { location == Self.location }
+
+    func load(_ location: String) async throws -> SourceData {
+        SourceData(key: Self.location, bytes: bytes)
+    }
+
+    func resolved() -> ResolvedSource {
+        ResolvedSource(
+            source: self, location: Self.location, key: Self.location, fingerprint: "sha256:" + CacheKey.sha256Hex(bytes: bytes))
+    }
+}

@@ -1,0 +1,63 @@
+import CoreMetrics
+@testable import Darkroom
+import MetricsTestKit
+import Testing
+
+// MARK: - The decode memory budget
+
+@Suite("Decodes share a memory budget: they wait for room, in order, and an oversized one runs alone")
+struct WorkQueueBudgetTests {
+    let lock = PipelineLock()
+
+    func queue(budget: Int = 100, slots: Int = 8) -> WorkQueue {
+        WorkQueue(
+            name: "processing", maximumActive: slots, memoryBudget: budget, order: .fifo,
+            depthGauge: Gauge(label: "depth", factory: TestMetrics()))
+    }
+
+    func enqueue(_ queue: WorkQueue, cost: Int, priority: ImagePriority = .normal) -> WorkItem {
+        let node = JobNode(stage: cost > 0 ? .decode : .encode, key: "job", priority: priority)
+        return lock.run { effects in queue.enqueue(node, cost: cost, &effects) }
+    }
+
+    func granted(_ items: [WorkItem]) -> [Bool] {
+        lock.run { _ in items.map(\.isActive) }
+    }
+
+    @Test("a decode waits while the budget is full; work without a cost and smaller decodes do not jump it")
+    func waitsForRoom() {
+        let queue = queue()
+        let first = enqueue(queue, cost: 60)
+        let second = enqueue(queue, cost: 60)
+        let encode = enqueue(queue, cost: 0)
+        let small = enqueue(queue, cost: 30)
+        #expect(granted([first, second, encode, small]) == [true, false, true, false])
+        lock.run { effects in queue.release(first, &effects) }
+        #expect(granted([second, small]) == [true, true])
+        #expect(lock.run { _ in queue.activeCost } == 90)
+    }
+
+    @Test("a decode bigger than the whole budget runs alone, once nothing else holds memory")
+    func oversized() {
+        let queue = queue()
+        let running = enqueue(queue, cost: 10)
+        let huge = enqueue(queue, cost: 500)
+        #expect(granted([running, huge]) == [true, false])
+        lock.run { effects in queue.release(running, &effects) }
+        #expect(granted([huge]) == [true])
+        let next = enqueue(queue, cost: 10)
+        #expect(granted([next]) == [false])
+    }
+
+    @Test("the slot limit holds whatever the costs, and removed items never start")
+    func slots() {
+        let queue = queue(budget: 1_000, slots: 1)
+        let first = enqueue(queue, cost: 0)
+        let low = enqueue(queue, cost: 0, priority: .low)
+        let high = enqueue(queue, cost: 0, priority: .high)
+        lock.run { effects in queue.remove(high, &effects) }
+        lock.run { effects in queue.release(first, &effects) }
+        #expect(granted([low, high]) == [true, false])
+        #expect(lock.run { _ in high.grant.isResolved })
+    }
+}
