@@ -112,6 +112,9 @@ public final class HTTPSource: ImageSource {
 
     public var statistics: Statistics { counters.withLock { $0 } }
 
+    /// The event loop, for tests that watch its thread.
+    var eventLoopForTesting: CurlEventLoop { loop }
+
     // MARK: - One hop, with retries
 
     private func exchange(_ url: HTTPURL, location: String, revalidating cached: SourceData?) async throws -> CurlResponse {

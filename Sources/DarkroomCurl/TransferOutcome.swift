@@ -87,6 +87,13 @@ enum TransferOutcome {
         }
     }
 
+    /// "a loopback", "a private", … for an address the private-network rule refuses; `nil`
+    /// for a public or unparsable one.
+    static func privateAddressKind(_ address: String) -> String? {
+        let kind = ccurl_classify_address(address)
+        return kind <= 0 ? nil : addressKind(kind)
+    }
+
     private static func addressKind(_ kind: Int32) -> String {
         switch UInt32(kind) {
         case CCURL_ADDRESS_LOOPBACK.rawValue: "a loopback"
