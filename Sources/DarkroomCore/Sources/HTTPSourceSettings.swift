@@ -66,7 +66,7 @@ public struct HTTPSourceSettings: Sendable, Hashable {
     public func accepts(contentType: String?) -> Bool {
         guard let contentType else { return true }
         let essence = contentType.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
-        let trimmed = essence.trimmingSpaces().lowercased()
+        let trimmed = essence.trimmingSpaces.lowercased()
         return trimmed.isEmpty || acceptableContentTypes.contains(trimmed)
     }
 
@@ -133,12 +133,5 @@ public struct HTTPSourceSettings: Sendable, Hashable {
             case .bearer: "bearer(token: ***)"
             }
         }
-    }
-}
-
-extension String {
-    fileprivate func trimmingSpaces() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        return String(drop(while: isSpace).reversed().drop(while: isSpace).reversed())
     }
 }
