@@ -159,9 +159,10 @@ final class CurlEventLoop: @unchecked Sendable {
             }
 
             var running: Int32 = 0
+            let busy = !active.isEmpty
             curl_multi_perform(multi, &running)
             collectFinished()
-            if !active.isEmpty { idleSince = Date() }
+            if busy { idleSince = Date() }
             var ready: Int32 = 0
             curl_multi_poll(multi, nil, 0, active.isEmpty ? 250 : 1000, &ready)
         }

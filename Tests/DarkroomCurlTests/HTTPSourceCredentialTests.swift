@@ -10,8 +10,8 @@ import Testing
 struct HTTPSourceCredentialTests {
     let server: LoopbackHTTPServer
 
-    init() throws {
-        server = try LoopbackHTTPServer.start()
+    init() async throws {
+        server = try await startServer()
     }
 
     @Test("Basic credentials for the host reach the server; without them the answer is 401")

@@ -10,8 +10,8 @@ import Testing
 struct HTTPSourceRedirectTests {
     let server: LoopbackHTTPServer
 
-    init() throws {
-        server = try LoopbackHTTPServer.start()
+    init() async throws {
+        server = try await startServer()
     }
 
     @Test("a chain of redirects is followed; the key stays the requested URL")

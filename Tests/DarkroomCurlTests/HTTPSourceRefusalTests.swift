@@ -11,8 +11,8 @@ struct HTTPSourceRefusalTests {
     let server: LoopbackHTTPServer
     let source = HTTPSource(settings: .loopback)
 
-    init() throws {
-        server = try LoopbackHTTPServer.start()
+    init() async throws {
+        server = try await startServer()
     }
 
     @Test("a content type outside the list is refused, parameters are ignored, extra types are accepted")

@@ -10,8 +10,8 @@ import Testing
 struct HTTPSourceRetryTests {
     let server: LoopbackHTTPServer
 
-    init() throws {
-        server = try LoopbackHTTPServer.start()
+    init() async throws {
+        server = try await startServer()
     }
 
     @Test("a flaky path succeeds on the third attempt with two retries")

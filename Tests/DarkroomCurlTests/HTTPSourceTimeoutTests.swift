@@ -10,8 +10,8 @@ import Testing
 struct HTTPSourceTimeoutTests {
     let server: LoopbackHTTPServer
 
-    init() throws {
-        server = try LoopbackHTTPServer.start()
+    init() async throws {
+        server = try await startServer()
     }
 
     @Test("a trickle below the low-speed limit is cut and not retried")

@@ -1,6 +1,7 @@
 import DarkroomCore
 import DarkroomCurl
 import DarkroomTestSupport
+import Foundation
 
 // MARK: - Settings for loopback tests
 
@@ -28,4 +29,16 @@ func expectFetchFailure(_ body: () async throws -> Void) async -> (reason: Strin
         return fetchFailure(error) ?? ("not a fetchFailed error: \(error)", nil)
     }
     return ("no error thrown", nil)
+}
+
+/// Starts a loopback server on a thread of its own: `LoopbackHTTPServer.start()` blocks while
+/// Python starts, and blocking the few cooperative threads would delay every other test's
+/// continuations (and spoil their timing checks).
+func startServer() async throws -> LoopbackHTTPServer {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread {
+            continuation.resume(with: Result { try LoopbackHTTPServer.start() })
+        }
+        thread.start()
+    }
 }
