@@ -41,6 +41,7 @@ import hashlib
 import json
 import mimetypes
 import os
+import signal
 import socket
 import sys
 import threading
@@ -290,6 +291,9 @@ def main():
     parser.add_argument("--log", required=True, help="JSON-lines request log to append to")
     parser.add_argument("--port", type=int, default=0)
     args = parser.parse_args()
+    # Foundation's Process starts children with the parent's blocked signals (libdispatch
+    # blocks SIGTERM in its threads): unblock them, or Process.terminate() cannot stop us.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
     server = Server(("127.0.0.1", args.port), Handler)
     server.root = os.path.realpath(args.root)
     server.log_path = args.log

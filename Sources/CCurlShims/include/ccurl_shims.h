@@ -1,5 +1,70 @@
-// Typed wrappers over libcurl's variadic functions (filled in by the HTTP source work).
+// Typed wrappers over libcurl's variadic functions, and the C callbacks of one transfer.
+//
+// Swift cannot call curl_easy_setopt / curl_easy_getinfo / curl_multi_setopt (variadic), so
+// each argument type gets a typed function here. The write, header and open-socket callbacks
+// of a transfer live in C too: they append the body and headers to a ccurl_transfer, enforce
+// the byte cap (returning 0 stops the transfer at once) and refuse private addresses.
+// Nothing here prints.
 #ifndef CCURL_SHIMS_H
 #define CCURL_SHIMS_H
 #include <curl/curl.h>
+#include <stddef.h>
+
+// MARK: - Global
+
+/// curl_global_init(CURL_GLOBAL_DEFAULT); returns the CURLcode.
+int ccurl_global_init(void);
+
+// MARK: - Typed setopt / getinfo
+
+CURLcode ccurl_easy_setopt_long(CURL *easy, CURLoption option, long value);
+CURLcode ccurl_easy_setopt_string(CURL *easy, CURLoption option, const char *value);
+CURLcode ccurl_easy_setopt_pointer(CURL *easy, CURLoption option, void *value);
+CURLcode ccurl_easy_setopt_off_t(CURL *easy, CURLoption option, long long value);
+CURLcode ccurl_easy_getinfo_long(CURL *easy, CURLINFO info, long *value);
+CURLcode ccurl_easy_getinfo_string(CURL *easy, CURLINFO info, const char **value);
+CURLcode ccurl_easy_getinfo_off_t(CURL *easy, CURLINFO info, long long *value);
+CURLMcode ccurl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
+
+// MARK: - One transfer's buffers and callbacks
+
+/// What an address refused by the private-network rule is.
+typedef enum {
+    CCURL_ADDRESS_PUBLIC = 0,
+    CCURL_ADDRESS_LOOPBACK = 1,
+    CCURL_ADDRESS_LINK_LOCAL = 2,
+    CCURL_ADDRESS_PRIVATE = 3,
+    CCURL_ADDRESS_UNSPECIFIED = 4,
+    CCURL_ADDRESS_SHARED = 5,  // carrier-grade NAT, 100.64.0.0/10
+} ccurl_address_kind;
+
+typedef struct ccurl_transfer ccurl_transfer;
+
+/// Allocates the buffers of one transfer and installs its callbacks (write, header, open
+/// socket) and error buffer on `easy`. `max_bytes` caps the body; `allow_private` non-zero
+/// lets connections to private, loopback and link-local addresses through. NULL when out of
+/// memory.
+ccurl_transfer *ccurl_transfer_create(CURL *easy, size_t max_bytes, int allow_private);
+
+/// Frees the buffers (not the easy handle).
+void ccurl_transfer_free(ccurl_transfer *transfer);
+
+/// The body received so far.
+const unsigned char *ccurl_transfer_body(const ccurl_transfer *transfer, size_t *length);
+
+/// The header block of the last response (status line included), "\r\n"-separated.
+const char *ccurl_transfer_headers(const ccurl_transfer *transfer, size_t *length);
+
+/// Non-zero when the body passed `max_bytes` (the transfer was stopped).
+int ccurl_transfer_exceeded(const ccurl_transfer *transfer);
+
+/// libcurl's error text for the transfer ("" when none).
+const char *ccurl_transfer_error(const ccurl_transfer *transfer);
+
+/// The last address refused by the private-network rule ("" when none) and what it is.
+const char *ccurl_transfer_refused_address(const ccurl_transfer *transfer, ccurl_address_kind *kind);
+
+/// Classifies an IPv4 or IPv6 address in text form (for tests and messages); -1 if unparsable.
+int ccurl_classify_address(const char *text);
+
 #endif

@@ -4,11 +4,12 @@
 ///
 /// Sizes: a number and a unit — `B`, `KB`, `MB`, `GB`, `TB` (powers of 1024, as in
 /// AlamofireImage's "100 MB" and nginx; `KiB`, `MiB`, `GiB`, `TiB` mean the same) — or a plain
-/// integer of bytes. Durations: a number and `s`, `m`, `h`, `d` or `w`, or a plain number of seconds.
+/// integer of bytes. Durations: a number and `ms`, `s`, `m`, `h`, `d` or `w`, or a plain number of seconds.
 ///
 /// ```swift
 /// ConfigQuantity.bytes("1.5GB")   // 1_610_612_736
 /// ConfigQuantity.seconds("30d")   // 2_592_000
+/// ConfigQuantity.seconds("200ms") // 0.2
 /// ```
 public enum ConfigQuantity {
     /// The number of bytes, or `nil` when the text is not a size.
@@ -23,7 +24,9 @@ public enum ConfigQuantity {
 
     /// The number of seconds, or `nil` when the text is not a duration.
     public static func seconds(_ text: String) -> Double? {
-        let units: [(String, Double)] = [("w", 604_800), ("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1)]
+        let units: [(String, Double)] = [
+            ("ms", 0.001), ("w", 604_800), ("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1),
+        ]
         return scaled(text, units: units).flatMap { $0 >= 0 ? $0 : nil }
     }
 

@@ -141,13 +141,16 @@ public enum ConfigLoader {
         diagnostics += merger.diagnostics + resolver.diagnostics
         let (cacheSettings, cacheDiagnostics) = CacheSettings.read(merger.reserved["caches"] ?? [:])
         diagnostics += cacheDiagnostics
+        let (httpSourceSettings, sourceDiagnostics) = HTTPSourceSettings.read(merger.reserved["sources"] ?? [:])
+        diagnostics += sourceDiagnostics
         let order = Dictionary(sources.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         return Configuration(
             variants: Array(resolver.resolved.values),
             diagnostics: sortedByPlace(diagnostics, fileOrder: order),
             files: sources.map(\.name),
             unresolvedVariants: merger.definitions.keys.filter { resolver.resolved[$0] == nil }.sorted(),
-            reservedSections: merger.reserved, cacheSettings: cacheSettings)
+            reservedSections: merger.reserved, cacheSettings: cacheSettings,
+            httpSourceSettings: httpSourceSettings)
     }
 
     // MARK: - Helpers

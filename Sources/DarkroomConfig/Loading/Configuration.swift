@@ -1,3 +1,5 @@
+import DarkroomCore
+
 // MARK: - Configuration
 
 /// Everything read from a `filters.d/` directory: the variants that resolved, every problem
@@ -28,10 +30,13 @@ public struct Configuration: Sendable {
     public let reservedSections: [String: [String: ConfigNode]]
     /// The `[caches.*]` settings (defaults where not given).
     public let cacheSettings: CacheSettings
+    /// The `[sources.http]` settings (defaults where not given).
+    public let httpSourceSettings: HTTPSourceSettings
 
     public init(
         variants: [ResolvedVariant], diagnostics: [Diagnostic], files: [String], unresolvedVariants: [String] = [],
-        reservedSections: [String: [String: ConfigNode]] = [:], cacheSettings: CacheSettings = CacheSettings()
+        reservedSections: [String: [String: ConfigNode]] = [:], cacheSettings: CacheSettings = CacheSettings(),
+        httpSourceSettings: HTTPSourceSettings = HTTPSourceSettings()
     ) {
         self.variants = variants.sorted { $0.name < $1.name }
         self.diagnostics = diagnostics
@@ -39,6 +44,7 @@ public struct Configuration: Sendable {
         self.unresolvedVariants = unresolvedVariants
         self.reservedSections = reservedSections
         self.cacheSettings = cacheSettings
+        self.httpSourceSettings = httpSourceSettings
     }
 
     /// A configuration with nothing in it.

@@ -1,0 +1,137 @@
+// MARK: - HTTPSourceSettings
+
+/// How the HTTP source fetches: timeouts, limits, which hosts and content types it accepts,
+/// retries, and per-host credentials and headers. Plain data, read from `[sources.http]` by
+/// DarkroomConfig and used by DarkroomCurl's `HTTPSource`.
+///
+/// The defaults are safe for a server fetching user-supplied URLs: 10 s to connect, 30 s in
+/// all, at least 1 KB/s over any 10 s, 50 MB at most, 5 redirects, no private networks.
+///
+/// ```swift
+/// var settings = HTTPSourceSettings()
+/// settings.totalTimeout = 10
+/// settings.allowedHosts = ["images.example.com", "*.cdn.example.com"]
+/// settings.hosts["images.example.com"] = .init(credentials: .bearer(token: "s3cret"))
+/// ```
+public struct HTTPSourceSettings: Sendable, Hashable {
+    /// Seconds to resolve and connect (TCP and TLS).
+    public var connectTimeout: Double = 10
+    /// Seconds for the whole transfer, connecting included.
+    public var totalTimeout: Double = 30
+    /// A transfer slower than this many bytes per second for ``lowSpeedTime`` seconds is cut.
+    public var lowSpeedLimit: Int = 1024
+    public var lowSpeedTime: Double = 10
+    /// The largest body accepted, in bytes; a larger one is aborted as soon as it is announced
+    /// or received.
+    public var maxResponseBytes: Int = 50 * 1024 * 1024
+    /// Redirects followed per load (0 refuses every redirect).
+    public var maxRedirects: Int = 5
+    /// Media types accepted in addition to ``defaultContentTypes``.
+    public var additionalContentTypes: [String] = []
+    /// Hosts that may be fetched, checked on the URL and on every redirect: exact names, or
+    /// `"*.example.com"` for any subdomain of example.com. Empty = any host.
+    public var allowedHosts: [String] = []
+    /// Lets connections reach loopback, private, link-local, unspecified and CGNAT addresses
+    /// (refused by default, checked on the resolved address of every connection).
+    public var allowPrivateNetworks = false
+    /// Retries of transient failures.
+    public var retry = Retry()
+    /// The `User-Agent` header.
+    public var userAgent = "Darkroom"
+    /// Headers sent to every host.
+    public var headers: [String: String] = [:]
+    /// Credentials and headers by exact host name (lower-case).
+    public var hosts: [String: HostSettings] = [:]
+
+    public init() {}
+
+    // MARK: - Content types
+
+    /// AlamofireImage's acceptable image types, plus the modern formats Darkroom reads.
+    /// `application/octet-stream` is accepted because storage services serve images with it;
+    /// the bytes' signature is checked regardless.
+    public static let defaultContentTypes: [String] = [
+        "image/tiff", "image/jpeg", "image/gif", "image/png", "image/ico", "image/x-icon", "image/bmp",
+        "image/x-bmp", "image/x-xbitmap", "image/x-ms-bmp", "image/x-win-bitmap", "image/jpg", "image/pjpeg",
+        "image/webp", "image/avif", "image/heif", "image/heic", "image/x-tga", "application/octet-stream",
+    ]
+
+    /// Every accepted media type, lower-case.
+    public var acceptableContentTypes: Set<String> {
+        Set((Self.defaultContentTypes + additionalContentTypes).map { $0.lowercased() })
+    }
+
+    /// Whether a `Content-Type` value is acceptable: parameters (`; charset=…`) are ignored
+    /// and a missing type is accepted (the bytes are checked anyway).
+    public func accepts(contentType: String?) -> Bool {
+        guard let contentType else { return true }
+        let essence = contentType.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
+        let trimmed = essence.trimmingSpaces.lowercased()
+        return trimmed.isEmpty || acceptableContentTypes.contains(trimmed)
+    }
+
+    // MARK: - Hosts
+
+    /// Whether `host` (any case) may be fetched under ``allowedHosts``.
+    public func allows(host: String) -> Bool {
+        guard !allowedHosts.isEmpty else { return true }
+        let host = host.lowercased()
+        return allowedHosts.contains { pattern in
+            let pattern = pattern.lowercased()
+            if pattern.hasPrefix("*.") {
+                return host.hasSuffix(String(pattern.dropFirst()))
+            }
+            return host == pattern
+        }
+    }
+
+    /// The settings for `host` (any case), if any.
+    public func settings(forHost host: String) -> HostSettings? {
+        hosts[host.lowercased()] ?? hosts.first { $0.key.lowercased() == host.lowercased() }?.value
+    }
+
+    // MARK: - Retry
+
+    /// Retries of connection failures, connect timeouts, 5xx and 429 answers: never of other
+    /// 4xx answers, limit violations or cancelled loads.
+    public struct Retry: Sendable, Hashable {
+        /// Retries after the first attempt (0 = none).
+        public var maxRetries = 2
+        /// The delay before the first retry; each further one doubles it, with ±25 % jitter.
+        public var baseDelay: Double = 0.2
+        /// No computed delay is longer than this.
+        public var maxDelay: Double = 5
+        /// A server's `Retry-After` is honoured up to this many seconds (longer = no retry).
+        public var maxRetryAfter: Double = 10
+        public init() {}
+    }
+
+    // MARK: - Per host
+
+    /// Credentials and headers for one host.
+    public struct HostSettings: Sendable, Hashable {
+        public var credentials: Credentials?
+        public var headers: [String: String]
+
+        public init(credentials: Credentials? = nil, headers: [String: String] = [:]) {
+            self.credentials = credentials
+            self.headers = headers
+        }
+    }
+
+    /// How to authenticate to a host.
+    public enum Credentials: Sendable, Hashable, CustomStringConvertible {
+        /// HTTP Basic.
+        case basic(user: String, password: String)
+        /// `Authorization: Bearer TOKEN`.
+        case bearer(token: String)
+
+        /// Never shows the secret.
+        public var description: String {
+            switch self {
+            case let .basic(user, _): "basic(user: \(user), password: ***)"
+            case .bearer: "bearer(token: ***)"
+            }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import CCurlShims
+import DarkroomCore
+
+// MARK: - HTTPURL
+
+/// An absolute http(s) URL, parsed by libcurl's own URL parser (so that what is checked is
+/// what curl connects to) and normalised: scheme and host lower-case, no default port, no
+/// fragment.
+///
+/// ```swift
+/// try HTTPURL("HTTP://Images.Example.com:80/a.jpg#top").normalized  // "http://images.example.com/a.jpg"
+/// ```
+struct HTTPURL: Sendable, Hashable {
+    /// The normalised URL.
+    var normalized: String
+    /// `http` or `https`.
+    var scheme: String
+    /// The host, lower-case, without IPv6 brackets.
+    var host: String
+
+    /// Parses `text`; `role` names it in errors ("URL", "redirect to …").
+    /// - Throws: ``DarkroomError/fetchFailed(url:status:reason:)`` for a malformed URL or a
+    ///   scheme other than http and https.
+    init(_ text: String) throws {
+        guard let handle = curl_url() else {
+            throw DarkroomError.fetchFailed(url: text, status: nil, reason: "out of memory")
+        }
+        defer { curl_url_cleanup(handle) }
+        let parsed = curl_url_set(handle, CURLUPART_URL, text, UInt32(CURLU_NON_SUPPORT_SCHEME))
+        guard parsed == CURLUE_OK else {
+            let why = String(cString: curl_url_strerror(parsed))
+            throw DarkroomError.fetchFailed(url: text, status: nil, reason: "not a valid URL (\(why.lowercased()))")
+        }
+        guard let scheme = Self.part(handle, CURLUPART_SCHEME)?.lowercased(), scheme == "http" || scheme == "https"
+        else {
+            let scheme = Self.part(handle, CURLUPART_SCHEME) ?? "none"
+            throw DarkroomError.fetchFailed(
+                url: text, status: nil, reason: "scheme \(scheme) is not supported: only http and https are allowed")
+        }
+        guard let host = Self.part(handle, CURLUPART_HOST)?.lowercased(), !host.isEmpty else {
+            throw DarkroomError.fetchFailed(url: text, status: nil, reason: "not a valid URL (no host)")
+        }
+        _ = curl_url_set(handle, CURLUPART_SCHEME, scheme, 0)
+        _ = curl_url_set(handle, CURLUPART_HOST, host, 0)
+        _ = curl_url_set(handle, CURLUPART_FRAGMENT, nil, 0)
+        guard let normalized = Self.part(handle, CURLUPART_URL, flags: UInt32(CURLU_NO_DEFAULT_PORT)) else {
+            throw DarkroomError.fetchFailed(url: text, status: nil, reason: "not a valid URL")
+        }
+        self.normalized = normalized
+        self.scheme = scheme
+        self.host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+    }
+
+    /// Whether `text` starts with `http://` or `https://` (any case). Cheap; no parsing.
+    static func hasHTTPScheme(_ text: String) -> Bool {
+        let lower = text.prefix(8).lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+    }
+
+    private static func part(_ handle: OpaquePointer, _ part: CURLUPart, flags: UInt32 = 0) -> String? {
+        var out: UnsafeMutablePointer<CChar>?
+        guard curl_url_get(handle, part, &out, flags) == CURLUE_OK, let out else { return nil }
+        defer { curl_free(out) }
+        return String(cString: out)
+    }
+}

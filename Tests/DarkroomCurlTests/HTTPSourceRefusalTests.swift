@@ -1,0 +1,105 @@
+import DarkroomCore
+import DarkroomCurl
+import DarkroomTestSupport
+import Foundation
+import Testing
+
+// MARK: - Refusals
+
+@Suite("HTTPSource refuses what is not an image, HTTP errors and private networks, with clear reasons")
+struct HTTPSourceRefusalTests {
+    let server: LoopbackHTTPServer
+    let source = HTTPSource(settings: .loopback)
+
+    init() async throws {
+        server = try await startServer()
+    }
+
+    @Test("a content type outside the list is refused, parameters are ignored, extra types are accepted")
+    func contentType() async throws {
+        let failure = await expectFetchFailure {
+            _ = try await source.load(server.url("/image/gradient.jpg?type=text/html"))
+        }
+        #expect(failure.reason == "content type text/html is not an image type")
+        #expect(failure.status == 200)
+        // Parameters do not matter.
+        let withCharset = try await source.load(server.url("/image/gradient.jpg?type=image/jpeg;%20q=1"))
+        #expect(withCharset.bytes == Fixtures.bytes("gradient.jpg"))
+        // A type added in the settings is accepted.
+        var settings = HTTPSourceSettings.loopback
+        settings.additionalContentTypes = ["image/x-darkroom"]
+        let extended = HTTPSource(settings: settings)
+        _ = try await extended.load(server.url("/image/gradient.jpg?type=image/x-darkroom"))
+    }
+
+    @Test("an HTML page served as image/jpeg is refused, naming what the bytes are")
+    func htmlAsJPEG() async {
+        let failure = await expectFetchFailure { _ = try await source.load(server.url("/html-as-jpeg")) }
+        #expect(failure.reason.hasPrefix("the response is not an image (served as image/jpeg): the data is HTML"))
+    }
+
+    @Test("404 and 500 carry the status and the reason phrase")
+    func statuses() async {
+        let notFound = await expectFetchFailure { _ = try await source.load(server.url("/image/missing.jpg")) }
+        #expect(notFound.reason == "HTTP 404 Not Found")
+        #expect(notFound.status == 404)
+        var settings = HTTPSourceSettings.loopback
+        settings.retry.maxRetries = 0
+        let serverError = await expectFetchFailure {
+            _ = try await HTTPSource(settings: settings).load(server.url("/status/500"))
+        }
+        #expect(serverError.reason == "HTTP 500 Internal Server Error")
+        #expect(serverError.status == 500)
+        #expect(server.hits("/image/missing.jpg") == 1)
+    }
+
+    @Test("a 127.0.0.1 URL is refused by default, naming the address, before any request is sent")
+    func privateNetworks() async {
+        let refusing = HTTPSource()
+        let failure = await expectFetchFailure { _ = try await refusing.load(server.url("/image/gradient.jpg")) }
+        #expect(failure.reason == "127.0.0.1 is a loopback address; private networks are refused "
+            + "(set allow-private-networks = true in [sources.http])")
+        #expect(server.hits("/image/gradient.jpg") == 0)
+        // localhost resolves to a loopback address too: the resolved address is what counts.
+        let byName = await expectFetchFailure { _ = try await refusing.load(server.localhostURL("/image/gradient.jpg")) }
+        #expect(byName.reason.contains("is a loopback address"))
+    }
+
+    @Test("a body over the limit is aborted early, with or without Content-Length")
+    func maxBytes() async throws {
+        var settings = HTTPSourceSettings.loopback
+        settings.maxResponseBytes = 100_000
+        let limited = HTTPSource(settings: settings)
+        for path in ["/big?bytes=30000000", "/chunked-big?bytes=30000000"] {
+            let failure = await expectFetchFailure { _ = try await limited.load(server.url(path)) }
+            #expect(failure.reason == "response is larger than the limit of 100000 bytes")
+            #expect(await server.wait(timeout: 5) { server.finished(path).first?.outcome == "aborted" })
+        }
+        // Just under the limit is fine.
+        let small = try await limited.load(server.url("/big?bytes=100000"))
+        #expect(small.bytes.count == 100_000)
+    }
+
+    @Test("a dropped connection says how much arrived")
+    func cut() async {
+        var settings = HTTPSourceSettings.loopback
+        settings.retry.maxRetries = 1
+        let size = Fixtures.bytes("gradient.jpg").count
+        let failure = await expectFetchFailure {
+            _ = try await HTTPSource(settings: settings).load(server.url("/cut/gradient.jpg"))
+        }
+        #expect(failure.reason == "connection cut after \(size / 2) of \(size) bytes")
+        #expect(server.hits("/cut/gradient.jpg") == 2)
+    }
+
+    @Test("a host that does not resolve is named")
+    func unresolvable() async {
+        var settings = HTTPSourceSettings.loopback
+        settings.retry.maxRetries = 0
+        let failure = await expectFetchFailure {
+            _ = try await HTTPSource(settings: settings).load("http://no-such-host.invalid/a.jpg")
+        }
+        #expect(failure.reason.hasPrefix("cannot resolve host"))
+        #expect(failure.reason.contains("no-such-host.invalid"))
+    }
+}

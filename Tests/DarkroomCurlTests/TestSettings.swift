@@ -1,0 +1,44 @@
+import DarkroomCore
+import DarkroomCurl
+import DarkroomTestSupport
+import Foundation
+
+// MARK: - Settings for loopback tests
+
+extension HTTPSourceSettings {
+    /// The defaults, with the loopback server reachable and short retry delays.
+    static var loopback: HTTPSourceSettings {
+        var settings = HTTPSourceSettings()
+        settings.allowPrivateNetworks = true
+        settings.retry.baseDelay = 0.05
+        return settings
+    }
+}
+
+/// The `fetchFailed` reason and status of `error`, or `nil` for any other error.
+func fetchFailure(_ error: any Error) -> (reason: String, status: Int?)? {
+    if case let DarkroomError.fetchFailed(_, status, reason) = error { return (reason, status) }
+    return nil
+}
+
+/// Runs `body`, which must throw; returns the `fetchFailed` reason and status.
+func expectFetchFailure(_ body: () async throws -> Void) async -> (reason: String, status: Int?) {
+    do {
+        try await body()
+    } catch {
+        return fetchFailure(error) ?? ("not a fetchFailed error: \(error)", nil)
+    }
+    return ("no error thrown", nil)
+}
+
+/// Starts a loopback server on a thread of its own: `LoopbackHTTPServer.start()` blocks while
+/// Python starts, and blocking the few cooperative threads would delay every other test's
+/// continuations (and spoil their timing checks).
+func startServer() async throws -> LoopbackHTTPServer {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread {
+            continuation.resume(with: Result { try LoopbackHTTPServer.start() })
+        }
+        thread.start()
+    }
+}
