@@ -175,7 +175,7 @@ let package = Package(
         .testTarget(
             name: "DarkroomTests",
             dependencies: [
-                "Darkroom", "DarkroomExampleFilters", "DarkroomSources", "DarkroomTestSupport",
+                "Darkroom", "DarkroomExampleFilters", "DarkroomSources", "DarkroomTestSupport", "DarkroomCurl",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),
