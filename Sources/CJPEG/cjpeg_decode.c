@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cjpeg_dc_only.h"
 #include "cjpeg_errors.h"
 
 // MARK: - Limits
@@ -235,6 +236,12 @@ cjpeg_status cjpeg_decoder_read_rgba(cjpeg_decoder *decoder, uint8_t *pixels, si
     if (setjmp(decoder->error.jump)) return decoder->error.status;
 
     if (decoder->early_stop) {
+        // Full-resolution components need only their DC coefficients: read those scans
+        // without libjpeg's whole-image coefficient buffer. Anything unexpected falls back.
+        if (cjpeg_dc_only_applies(cinfo)
+            && cjpeg_dc_only_decode(cinfo, decoder->data, decoder->size, pixels, stride, CJPEG_MAX_SCANS)) {
+            return CJPEG_OK;
+        }
         read_for_eighth(decoder, pixels, stride);
     } else {
         jpeg_start_decompress(cinfo);
