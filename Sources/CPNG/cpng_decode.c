@@ -168,3 +168,102 @@ cpng_status cpng_decoder_read_rgba(cpng_decoder *decoder, uint8_t *pixels, size_
     png_read_image(decoder->png, decoder->rows);
     return CPNG_OK;
 }
+
+// MARK: - Shrink on load (box average of factor×factor blocks)
+
+/// Adds one decoded RGBA row into per-output-pixel sums (colour weighted by alpha when the
+/// image has alpha: sums[0..2] = Σ c·a, sums[3] = Σ a; otherwise sums[0..3] = Σ c).
+static void cpng_accumulate_row(const uint8_t *row, uint32_t width, uint32_t factor, int weighted, uint64_t *sums) {
+    for (uint32_t x = 0; x < width; x++) {
+        const uint8_t *p = row + (size_t)x * 4;
+        uint64_t *s = sums + (size_t)(x / factor) * 4;
+        if (weighted) {
+            uint32_t a = p[3];
+            s[0] += (uint32_t)p[0] * a;
+            s[1] += (uint32_t)p[1] * a;
+            s[2] += (uint32_t)p[2] * a;
+            s[3] += a;
+        } else {
+            s[0] += p[0];
+            s[1] += p[1];
+            s[2] += p[2];
+            s[3] += p[3];
+        }
+    }
+}
+
+/// Writes one output row from the sums of `rows` input rows, rounding to nearest.
+static void cpng_emit_row(const uint64_t *sums, uint32_t width, uint32_t out_width, uint32_t factor,
+                          uint32_t rows, int weighted, uint8_t *out) {
+    for (uint32_t ox = 0; ox < out_width; ox++) {
+        const uint64_t *s = sums + (size_t)ox * 4;
+        uint32_t columns = ox + 1 < out_width ? factor : width - ox * factor;
+        uint64_t count = (uint64_t)columns * rows;
+        uint8_t *o = out + (size_t)ox * 4;
+        if (weighted) {
+            uint64_t alpha = s[3];
+            for (int c = 0; c < 3; c++) o[c] = alpha ? (uint8_t)((s[c] + alpha / 2) / alpha) : 0;
+            o[3] = (uint8_t)((alpha + count / 2) / count);
+        } else {
+            for (int c = 0; c < 4; c++) o[c] = (uint8_t)((s[c] + count / 2) / count);
+        }
+    }
+}
+
+cpng_status cpng_decoder_read_rgba_reduced(
+    cpng_decoder *decoder, uint32_t factor, uint8_t *pixels, size_t stride, size_t capacity
+) {
+    if (factor == 1) return cpng_decoder_read_rgba(decoder, pixels, stride, capacity);
+    if (!decoder->info_read || decoder->pixels_read || factor == 0 || factor > 256) {
+        cpng_set_message(&decoder->report, "cpng_decoder_read_rgba_reduced needs one read_info first and a factor of 1…256");
+        return CPNG_MISUSE;
+    }
+    if (png_get_interlace_type(decoder->png, decoder->info) != PNG_INTERLACE_NONE) {
+        cpng_set_message(&decoder->report, "an interlaced PNG cannot be reduced while it is read");
+        return CPNG_MISUSE;
+    }
+    decoder->pixels_read = 1;
+    uint32_t width = png_get_image_width(decoder->png, decoder->info);
+    uint32_t height = png_get_image_height(decoder->png, decoder->info);
+    uint32_t out_width = (width + factor - 1) / factor, out_height = (height + factor - 1) / factor;
+    size_t out_row_bytes = (size_t)out_width * 4;
+    if (pixels == NULL || stride < out_row_bytes || capacity < out_row_bytes
+        || (out_height > 1 && (capacity - out_row_bytes) / stride < (size_t)out_height - 1)) {
+        cpng_set_message(&decoder->report, "the pixel buffer is too small for the reduced image");
+        return CPNG_MISUSE;
+    }
+    // The row and the sums live in `rows` (freed with the decoder, also after a longjmp).
+    size_t row_bytes = (size_t)width * 4;
+    size_t sums_bytes = (size_t)out_width * 4 * sizeof(uint64_t);
+    decoder->rows = (png_bytepp)malloc(row_bytes + sums_bytes);
+    if (decoder->rows == NULL) {
+        cpng_set_message(&decoder->report, "out of memory for a row");
+        return CPNG_OUT_OF_MEMORY;
+    }
+    uint64_t *sums = (uint64_t *)(void *)decoder->rows;
+    uint8_t *row = (uint8_t *)decoder->rows + sums_bytes;
+
+    if (setjmp(png_jmpbuf(decoder->png))) {
+        return cpng_failure_status(&decoder->report);
+    }
+    cpng_request_rgba8(decoder->png, decoder->info);
+    if (png_get_rowbytes(decoder->png, decoder->info) != row_bytes
+        || png_get_bit_depth(decoder->png, decoder->info) != 8
+        || png_get_channels(decoder->png, decoder->info) != 4) {
+        png_error(decoder->png, "libpng did not produce 8-bit RGBA rows");
+    }
+    int weighted = png_get_valid(decoder->png, decoder->info, PNG_INFO_tRNS) != 0
+        || (png_get_color_type(decoder->png, decoder->info) & PNG_COLOR_MASK_ALPHA) != 0;
+    for (uint32_t oy = 0; oy < out_height; oy++) {
+        uint32_t first = oy * factor;
+        uint32_t rows = first + factor <= height ? factor : height - first;
+        memset(sums, 0, sums_bytes);
+        for (uint32_t i = 0; i < rows; i++) {
+            png_read_row(decoder->png, row, NULL);
+            cpng_accumulate_row(row, width, factor, weighted, sums);
+        }
+        cpng_emit_row(sums, width, out_width, factor, rows, weighted, pixels + (size_t)oy * stride);
+    }
+    // Reading the last row checked the final IDAT CRC and zlib's end, as png_read_image does.
+    return CPNG_OK;
+}
