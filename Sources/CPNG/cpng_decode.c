@@ -111,8 +111,9 @@ cpng_status cpng_decoder_read_info(cpng_decoder *decoder, cpng_info *info) {
 
 // MARK: - Pixels
 
-/// Asks libpng for 8-bit RGBA whatever the file holds.
-static void cpng_request_rgba8(png_structp png, png_infop info) {
+/// Asks libpng for 8-bit RGBA whatever the file holds (or, with `allow_rgb`, 8-bit RGB for
+/// files without any alpha: one transform less, and a quarter fewer bytes per row).
+static void cpng_request_rgba8(png_structp png, png_infop info, int allow_rgb) {
     int color_type = png_get_color_type(png, info);
     int bit_depth = png_get_bit_depth(png, info);
     int has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
@@ -125,7 +126,7 @@ static void cpng_request_rgba8(png_structp png, png_infop info) {
     }
     // Rounds v16 to (v16·255 + 32767) / 65535, unlike png_set_strip_16, which truncates.
     if (bit_depth == 16) png_set_scale_16(png);
-    if ((color_type & PNG_COLOR_MASK_ALPHA) == 0 && !has_trns) {
+    if ((color_type & PNG_COLOR_MASK_ALPHA) == 0 && !has_trns && !allow_rgb) {
         png_set_add_alpha(png, 0xFF, PNG_FILLER_AFTER);
     }
     png_set_interlace_handling(png);
@@ -157,7 +158,7 @@ cpng_status cpng_decoder_read_rgba(cpng_decoder *decoder, uint8_t *pixels, size_
     if (setjmp(png_jmpbuf(decoder->png))) {
         return cpng_failure_status(&decoder->report);
     }
-    cpng_request_rgba8(decoder->png, decoder->info);
+    cpng_request_rgba8(decoder->png, decoder->info, 0);
     if (png_get_rowbytes(decoder->png, decoder->info) != row_bytes
         || png_get_bit_depth(decoder->png, decoder->info) != 8
         || png_get_channels(decoder->png, decoder->info) != 4) {
@@ -171,41 +172,53 @@ cpng_status cpng_decoder_read_rgba(cpng_decoder *decoder, uint8_t *pixels, size_
 
 // MARK: - Shrink on load (box average of factor×factor blocks)
 
-/// Adds one decoded RGBA row into per-output-pixel sums (colour weighted by alpha when the
-/// image has alpha: sums[0..2] = Σ c·a, sums[3] = Σ a; otherwise sums[0..3] = Σ c).
-static void cpng_accumulate_row(const uint8_t *row, uint32_t width, uint32_t factor, int weighted, uint64_t *sums) {
-    for (uint32_t x = 0; x < width; x++) {
-        const uint8_t *p = row + (size_t)x * 4;
-        uint64_t *s = sums + (size_t)(x / factor) * 4;
-        if (weighted) {
-            uint32_t a = p[3];
-            s[0] += (uint32_t)p[0] * a;
-            s[1] += (uint32_t)p[1] * a;
-            s[2] += (uint32_t)p[2] * a;
-            s[3] += a;
+/// Adds one decoded row (`channels` = 3: RGB, opaque; 4: RGBA) into per-output-pixel sums.
+/// RGBA is weighted by alpha: sums[0..2] = Σ c·a, sums[3] = Σ a. (uint32 is enough: at most
+/// 256·256 pixels of 255·255.)
+static void cpng_accumulate_row(const uint8_t *row, uint32_t width, uint32_t factor, int channels, uint32_t *sums) {
+    uint32_t out_width = (width + factor - 1) / factor;
+    for (uint32_t ox = 0; ox < out_width; ox++) {
+        uint32_t first = ox * factor, last = first + factor < width ? first + factor : width;
+        const uint8_t *p = row + (size_t)first * (size_t)channels;
+        uint32_t r = 0, g = 0, b = 0, a = 0;
+        if (channels == 3) {
+            for (uint32_t x = first; x < last; x++, p += 3) {
+                r += p[0];
+                g += p[1];
+                b += p[2];
+            }
         } else {
-            s[0] += p[0];
-            s[1] += p[1];
-            s[2] += p[2];
-            s[3] += p[3];
+            for (uint32_t x = first; x < last; x++, p += 4) {
+                uint32_t alpha = p[3];
+                r += p[0] * alpha;
+                g += p[1] * alpha;
+                b += p[2] * alpha;
+                a += alpha;
+            }
         }
+        uint32_t *s = sums + (size_t)ox * 4;
+        s[0] += r;
+        s[1] += g;
+        s[2] += b;
+        s[3] += a;
     }
 }
 
-/// Writes one output row from the sums of `rows` input rows, rounding to nearest.
-static void cpng_emit_row(const uint64_t *sums, uint32_t width, uint32_t out_width, uint32_t factor,
-                          uint32_t rows, int weighted, uint8_t *out) {
+/// Writes one RGBA output row from the sums of `rows` input rows, rounding to nearest.
+static void cpng_emit_row(const uint32_t *sums, uint32_t width, uint32_t out_width, uint32_t factor,
+                          uint32_t rows, int channels, uint8_t *out) {
     for (uint32_t ox = 0; ox < out_width; ox++) {
-        const uint64_t *s = sums + (size_t)ox * 4;
+        const uint32_t *s = sums + (size_t)ox * 4;
         uint32_t columns = ox + 1 < out_width ? factor : width - ox * factor;
-        uint64_t count = (uint64_t)columns * rows;
+        uint32_t count = columns * rows;
         uint8_t *o = out + (size_t)ox * 4;
-        if (weighted) {
-            uint64_t alpha = s[3];
+        if (channels == 4) {
+            uint32_t alpha = s[3];
             for (int c = 0; c < 3; c++) o[c] = alpha ? (uint8_t)((s[c] + alpha / 2) / alpha) : 0;
             o[3] = (uint8_t)((alpha + count / 2) / count);
         } else {
-            for (int c = 0; c < 4; c++) o[c] = (uint8_t)((s[c] + count / 2) / count);
+            for (int c = 0; c < 3; c++) o[c] = (uint8_t)((s[c] + count / 2) / count);
+            o[3] = 255;
         }
     }
 }
@@ -233,36 +246,34 @@ cpng_status cpng_decoder_read_rgba_reduced(
         return CPNG_MISUSE;
     }
     // The row and the sums live in `rows` (freed with the decoder, also after a longjmp).
-    size_t row_bytes = (size_t)width * 4;
-    size_t sums_bytes = (size_t)out_width * 4 * sizeof(uint64_t);
+    size_t row_bytes = (size_t)width * 4;  // room for RGBA; opaque files are read as RGB
+    size_t sums_bytes = (size_t)out_width * 4 * sizeof(uint32_t);
     decoder->rows = (png_bytepp)malloc(row_bytes + sums_bytes);
     if (decoder->rows == NULL) {
         cpng_set_message(&decoder->report, "out of memory for a row");
         return CPNG_OUT_OF_MEMORY;
     }
-    uint64_t *sums = (uint64_t *)(void *)decoder->rows;
+    uint32_t *sums = (uint32_t *)(void *)decoder->rows;
     uint8_t *row = (uint8_t *)decoder->rows + sums_bytes;
 
     if (setjmp(png_jmpbuf(decoder->png))) {
         return cpng_failure_status(&decoder->report);
     }
-    cpng_request_rgba8(decoder->png, decoder->info);
-    if (png_get_rowbytes(decoder->png, decoder->info) != row_bytes
-        || png_get_bit_depth(decoder->png, decoder->info) != 8
-        || png_get_channels(decoder->png, decoder->info) != 4) {
-        png_error(decoder->png, "libpng did not produce 8-bit RGBA rows");
+    cpng_request_rgba8(decoder->png, decoder->info, 1);
+    int channels = png_get_channels(decoder->png, decoder->info);
+    if ((channels != 3 && channels != 4) || png_get_bit_depth(decoder->png, decoder->info) != 8
+        || png_get_rowbytes(decoder->png, decoder->info) != (size_t)width * (size_t)channels) {
+        png_error(decoder->png, "libpng did not produce 8-bit RGB or RGBA rows");
     }
-    int weighted = png_get_valid(decoder->png, decoder->info, PNG_INFO_tRNS) != 0
-        || (png_get_color_type(decoder->png, decoder->info) & PNG_COLOR_MASK_ALPHA) != 0;
     for (uint32_t oy = 0; oy < out_height; oy++) {
         uint32_t first = oy * factor;
         uint32_t rows = first + factor <= height ? factor : height - first;
         memset(sums, 0, sums_bytes);
         for (uint32_t i = 0; i < rows; i++) {
             png_read_row(decoder->png, row, NULL);
-            cpng_accumulate_row(row, width, factor, weighted, sums);
+            cpng_accumulate_row(row, width, factor, channels, sums);
         }
-        cpng_emit_row(sums, width, out_width, factor, rows, weighted, pixels + (size_t)oy * stride);
+        cpng_emit_row(sums, width, out_width, factor, rows, channels, pixels + (size_t)oy * stride);
     }
     // Reading the last row checked the final IDAT CRC and zlib's end, as png_read_image does.
     return CPNG_OK;
