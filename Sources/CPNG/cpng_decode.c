@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cpng_errors.h"
+#include "cpng_fast_rows.h"
 
 // MARK: - State
 
@@ -223,6 +224,27 @@ static void cpng_emit_row(const uint32_t *sums, uint32_t width, uint32_t out_wid
     }
 }
 
+/// Where reduced rows go: sums of the current block row, written out every `factor` rows.
+typedef struct {
+    uint32_t *sums;
+    size_t sums_bytes;
+    uint32_t width, height, out_width, factor, next_row;
+    int channels;
+    uint8_t *pixels;
+    size_t stride;
+} cpng_reducer;
+
+static void cpng_reduce_row(void *context, const uint8_t *row) {
+    cpng_reducer *r = (cpng_reducer *)context;
+    cpng_accumulate_row(row, r->width, r->factor, r->channels, r->sums);
+    uint32_t y = r->next_row++;
+    if (r->next_row % r->factor == 0 || r->next_row == r->height) {
+        uint32_t oy = y / r->factor, rows = y - oy * r->factor + 1;
+        cpng_emit_row(r->sums, r->width, r->out_width, r->factor, rows, r->channels, r->pixels + (size_t)oy * r->stride);
+        memset(r->sums, 0, r->sums_bytes);
+    }
+}
+
 cpng_status cpng_decoder_read_rgba_reduced(
     cpng_decoder *decoder, uint32_t factor, uint8_t *pixels, size_t stride, size_t capacity
 ) {
@@ -259,21 +281,31 @@ cpng_status cpng_decoder_read_rgba_reduced(
     if (setjmp(png_jmpbuf(decoder->png))) {
         return cpng_failure_status(&decoder->report);
     }
+    // Plain 8-bit RGB or RGBA needs no libpng transform (checked on IHDR's own values,
+    // before png_read_update_info replaces them with the transformed ones).
+    int stored_type = png_get_color_type(decoder->png, decoder->info);
+    int plain = png_get_bit_depth(decoder->png, decoder->info) == 8
+        && (stored_type == PNG_COLOR_TYPE_RGB || stored_type == PNG_COLOR_TYPE_RGB_ALPHA)
+        && png_get_valid(decoder->png, decoder->info, PNG_INFO_tRNS) == 0;
     cpng_request_rgba8(decoder->png, decoder->info, 1);
     int channels = png_get_channels(decoder->png, decoder->info);
     if ((channels != 3 && channels != 4) || png_get_bit_depth(decoder->png, decoder->info) != 8
         || png_get_rowbytes(decoder->png, decoder->info) != (size_t)width * (size_t)channels) {
         png_error(decoder->png, "libpng did not produce 8-bit RGB or RGBA rows");
     }
-    for (uint32_t oy = 0; oy < out_height; oy++) {
-        uint32_t first = oy * factor;
-        uint32_t rows = first + factor <= height ? factor : height - first;
-        memset(sums, 0, sums_bytes);
-        for (uint32_t i = 0; i < rows; i++) {
-            png_read_row(decoder->png, row, NULL);
-            cpng_accumulate_row(row, width, factor, channels, sums);
-        }
-        cpng_emit_row(sums, width, out_width, factor, rows, channels, pixels + (size_t)oy * stride);
+    cpng_reducer reducer = {sums, sums_bytes, width, height, out_width, factor, 0, channels, pixels, stride};
+    memset(sums, 0, sums_bytes);
+    // Plain files' rows are inflated and unfiltered here, faster. libpng has read up to the
+    // first IDAT's data; anything unusual (found before any row is used) leaves the file to
+    // libpng, which reports problems its way.
+    if (plain && decoder->offset >= 8 && memcmp(decoder->data + decoder->offset - 4, "IDAT", 4) == 0
+        && cpng_fast_rows(decoder->data, decoder->size, decoder->offset - 8, width, height, channels,
+                          cpng_reduce_row, &reducer)) {
+        return CPNG_OK;
+    }
+    for (uint32_t y = 0; y < height; y++) {
+        png_read_row(decoder->png, row, NULL);
+        cpng_reduce_row(&reducer, row);
     }
     // Reading the last row checked the final IDAT CRC and zlib's end, as png_read_image does.
     return CPNG_OK;

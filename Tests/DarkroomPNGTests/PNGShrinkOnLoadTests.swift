@@ -77,6 +77,32 @@ struct PNGShrinkOnLoadTests {
         #expect(fullHint == photo)
     }
 
+    @Test("every colour type shrinks to the box average of its full decode", arguments: [
+        "gradient-rgb.png", "gradient-rgba.png", "gradient-rgba16.png", "gradient-gray-alpha.png", "blocks-palette.png",
+    ])
+    func everyColorType(fixture: String) throws {
+        // 8-bit RGB and RGBA take the libdeflate path; the others need libpng's transforms.
+        let bytes = Fixtures.bytes(fixture)
+        let full = try decodePNG(bytes)
+        let hint = PixelSize(width: full.width / 3, height: full.height / 3)
+        let reduced = try decodePNG(bytes, options: DecodeOptions(sizeHint: hint))
+        let expected = Self.boxAverage(full, factor: 3)
+        #expect(reduced.size == expected.size)
+        #expect(reduced.pixels == expected.pixels)
+    }
+
+    @Test("a flipped IDAT CRC byte is still reported as corrupt when reduced")
+    func flippedCRC() throws {
+        var bytes = try encodePNG(Pattern.photo(width: 64, height: 64))
+        let offset = try #require(pngChunkOffset(bytes, type: "IDAT"))
+        let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8
+            | Int(bytes[offset + 3])
+        bytes[offset + 8 + length] ^= 0x01
+        #expect(throws: DarkroomError.corrupt(.png, detail: "IDAT: CRC error")) {
+            try decodePNG(bytes, options: DecodeOptions(sizeHint: PixelSize(width: 16, height: 16)))
+        }
+    }
+
     @Test("a truncated file still throws when reduced")
     func truncatedThrows() throws {
         let bytes = try encodePNG(Pattern.photo(width: 200, height: 200))
