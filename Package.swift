@@ -57,7 +57,8 @@ let package = Package(
         .target(
             name: "CPNG",
             path: "Sources/CPNG",
-            linkerSettings: [.linkedLibrary("png16")]
+            // libdeflate (libdeflate-dev) inflates the image data of plain PNGs read shrunk.
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("deflate")]
         ),
         .systemLibrary(
             name: "CWebP",

@@ -103,8 +103,9 @@ if arguments.first == "orders" {
 // run: idle dispatch workers from earlier parallel runs would disturb it).
 let serialOnly = arguments.first == "serial"
 if serialOnly { arguments.removeFirst() }
+// Every kernel unless some are named (`run.sh lanczos3 bilinear`).
 let kernels: [ResamplingKernel] = arguments.isEmpty
-    ? [.lanczos3, .bilinear] : arguments.compactMap(ResamplingKernel.init(rawValue:))
+    ? ResamplingKernel.allCases : arguments.compactMap(ResamplingKernel.init(rawValue:))
 let threads = serialOnly ? 1 : RowParallelism.processorCount
 print("| case | kernel | alpha | ms (\(threads) thread\(threads == 1 ? "" : "s")) | input Mpx/s | output Mpx/s |")
 print("|---|---|---|---|---|---|")

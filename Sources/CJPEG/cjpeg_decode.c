@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cjpeg_dc_only.h"
 #include "cjpeg_errors.h"
 
 // MARK: - Limits
@@ -135,7 +136,8 @@ cjpeg_status cjpeg_decoder_set_scale(
     cinfo->out_color_space = decoder->color_model == CJPEG_COLOR_CMYK ? JCS_CMYK : JCS_EXT_RGBA;
     cinfo->do_fancy_upsampling = options.fast_upsampling ? FALSE : TRUE;
     cinfo->dct_method = JDCT_ISLOW;  // with SIMD as fast as JDCT_IFAST, and accurate
-    decoder->early_stop = options.early_stop_at_eighth && denominator == 8 && cinfo->progressive_mode
+    int stops = (denominator == 8 && options.early_stop_at_eighth) || (denominator == 4 && options.early_stop_at_quarter);
+    decoder->early_stop = stops && cinfo->progressive_mode
         && has_end_of_image_near_end(decoder->data, decoder->size,
                                      (size_t)(cinfo->src->next_input_byte - decoder->data));
     jpeg_calc_output_dimensions(cinfo);
@@ -201,12 +203,27 @@ static int has_coefficients_for_eighth(j_decompress_ptr cinfo) {
     return 1;
 }
 
-/// Buffered-image mode: consume scans until the coefficients the 1/8 output uses have all
-/// arrived, then output the image from what was read and skip the rest of the file. The
+/// Whether, for the 1/4 output, every coefficient of every component has arrived with its DC
+/// exact and each AC coefficient missing at most its last bit: what is left are the final
+/// AC refinement scans, the largest of a progressive file, whose last bit a 2×2-per-block
+/// output barely shows.
+static int has_coefficients_for_quarter(j_decompress_ptr cinfo) {
+    for (int c = 0; c < cinfo->num_components; c++) {
+        if (cinfo->coef_bits[c][0] != 0) return 0;
+        for (int k = 1; k < DCTSIZE2; k++) {
+            if (cinfo->coef_bits[c][k] < 0 || cinfo->coef_bits[c][k] > 1) return 0;
+        }
+    }
+    return 1;
+}
+
+/// Buffered-image mode: consume scans until the coefficients the scaled output needs have
+/// all arrived, then output the image from what was read and skip the rest of the file. The
 /// readiness check runs when a scan is complete (libjpeg marks a scan's coefficients as
-/// present as soon as its header is read). Later scans would only add AC detail the 1/8
-/// output never uses, and the low bits of DC coefficients sent in a refinement scan.
-static void read_for_eighth(cjpeg_decoder *decoder, uint8_t *pixels, size_t stride) {
+/// present as soon as its header is read). At 1/8, later scans would only add AC detail the
+/// output never uses, and the low bits of DC coefficients sent in a refinement scan; at 1/4,
+/// only the last bit of AC coefficients.
+static void read_progressive_early(cjpeg_decoder *decoder, uint8_t *pixels, size_t stride) {
     j_decompress_ptr cinfo = &decoder->cinfo;
     cinfo->buffered_image = TRUE;
     cinfo->do_block_smoothing = FALSE;
@@ -218,7 +235,10 @@ static void read_for_eighth(cjpeg_decoder *decoder, uint8_t *pixels, size_t stri
         if (result == JPEG_SUSPENDED) {
             cjpeg_fail((j_common_ptr)cinfo, CJPEG_TRUNCATED, "Premature end of JPEG file");
         }
-        if (result == JPEG_SCAN_COMPLETED && has_coefficients_for_eighth(cinfo)) break;
+        if (result == JPEG_SCAN_COMPLETED
+            && (cinfo->scale_denom == 8 ? has_coefficients_for_eighth(cinfo) : has_coefficients_for_quarter(cinfo))) {
+            break;
+        }
     }
     jpeg_start_output(cinfo, cinfo->input_scan_number);
     read_all_scanlines(decoder, pixels, stride);
@@ -235,7 +255,13 @@ cjpeg_status cjpeg_decoder_read_rgba(cjpeg_decoder *decoder, uint8_t *pixels, si
     if (setjmp(decoder->error.jump)) return decoder->error.status;
 
     if (decoder->early_stop) {
-        read_for_eighth(decoder, pixels, stride);
+        // Full-resolution components need only their DC coefficients: read those scans
+        // without libjpeg's whole-image coefficient buffer. Anything unexpected falls back.
+        if (cinfo->scale_denom == 8 && cjpeg_dc_only_applies(cinfo)
+            && cjpeg_dc_only_decode(cinfo, decoder->data, decoder->size, pixels, stride, CJPEG_MAX_SCANS)) {
+            return CJPEG_OK;
+        }
+        read_progressive_early(decoder, pixels, stride);
     } else {
         jpeg_start_decompress(cinfo);
         read_all_scanlines(decoder, pixels, stride);

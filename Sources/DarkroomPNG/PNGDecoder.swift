@@ -15,6 +15,10 @@ import DarkroomCore
 ///   row is an error, never a partial image. (A CRC error in an ancillary chunk such as `tEXt`
 ///   only drops that chunk, as libpng does by default: the pixels are unaffected. Chunks after
 ///   the image data are not read, so a file missing only its trailing text or `IEND` decodes.)
+/// - With a `sizeHint`, non-interlaced files shrink on load: each `f`×`f` block is averaged
+///   (weighted by alpha) as the rows are read, for the largest `f` that keeps the result at
+///   least the hint (``reductionFactor(for:sizeHint:)``). Peak memory is then the reduced
+///   image, not the full one, and the resampler has `f`² times fewer pixels to read.
 /// - `hasAlpha` is `true` only when the file has an alpha channel or `tRNS` *and* some
 ///   decoded pixel is actually translucent.
 /// - The `eXIf` orientation (from `header.orientation`) is applied unless
@@ -37,15 +41,39 @@ public struct PNGDecoder: ImageDecoder {
     public func decode(_ bytes: [UInt8], header: ImageHeader, options: DecodeOptions) throws -> Image {
         try options.checkLimits(byteCount: bytes.count, header: header)
         let stored = try bytes.withUnsafeBufferPointer { buffer in
-            try Self.decodeStoredPixels(buffer, limits: options.limits)
+            try Self.decodeStoredPixels(buffer, header: header, options: options)
         }
         return options.orient(stored, header: header)
     }
 
+    // MARK: - Shrink-on-load
+
+    /// The box-reduction factor ``decode(_:header:options:)`` uses: the largest integer `f` such
+    /// that the image shrunk `f` times on both axes is still at least `sizeHint` (upright);
+    /// 1 without a hint. (Adam7-interlaced files are always read at full size.)
+    ///
+    /// ```swift
+    /// let header = ImageHeader(format: .png, width: 5120, height: 2880)
+    /// PNGDecoder.reductionFactor(for: header, sizeHint: PixelSize(width: 896, height: 504)) // 5
+    /// ```
+    public static func reductionFactor(for header: ImageHeader, sizeHint: PixelSize?) -> Int {
+        guard let sizeHint else { return 1 }
+        let upright = header.uprightSize
+        let factor = min(upright.width / max(1, sizeHint.width), upright.height / max(1, sizeHint.height))
+        return min(max(1, factor), Self.maximumReduction)
+    }
+
+    /// The largest box the decoder averages (the C wall's limit).
+    static let maximumReduction = 256
+
     // MARK: - Decoding
 
-    /// The stored (not re-oriented) pixels of the PNG in `buffer`.
-    private static func decodeStoredPixels(_ buffer: UnsafeBufferPointer<UInt8>, limits: DecodeLimits) throws -> Image {
+    /// The stored (not re-oriented) pixels of the PNG in `buffer`, box-reduced while the rows
+    /// are read when `options.sizeHint` allows (non-interlaced files only).
+    private static func decodeStoredPixels(
+        _ buffer: UnsafeBufferPointer<UInt8>, header: ImageHeader, options: DecodeOptions
+    ) throws -> Image {
+        let limits = options.limits
         guard let base = buffer.baseAddress, !buffer.isEmpty else { throw DarkroomError.emptyInput }
         // No PNG dimension may pass the pixel limit on its own (or PNG's own 2³¹−1 maximum).
         let dimensionLimit = UInt32(clamping: min(limits.maxPixels, Int(Int32.max)))
@@ -69,11 +97,17 @@ public struct PNGDecoder: ImageDecoder {
             throw DarkroomError.tooManyPixels(width: width, height: height, limit: limits.maxPixels)
         }
 
-        // libpng writes every row straight into the image's buffer.
+        // libpng writes every row straight into the image's buffer, or (shrinking on load)
+        // one row at a time into a small buffer averaged into the image's.
         let fileHasAlpha = info.has_alpha != 0
-        let image = try Image(width: width, height: height, hasAlpha: fileHasAlpha) { pixels in
+        // The factor comes from the file's own IHDR (the caller's header may not be this file's).
+        let frame = ImageHeader(format: .png, width: width, height: height, orientation: header.orientation)
+        let factor = info.interlaced != 0 ? 1 : reductionFactor(for: frame, sizeHint: options.sizeHint)
+        let outputWidth = (width + factor - 1) / factor, outputHeight = (height + factor - 1) / factor
+        let image = try Image(width: outputWidth, height: outputHeight, hasAlpha: fileHasAlpha) { pixels in
             try check(
-                cpng_decoder_read_rgba(decoder, pixels.baseAddress, width * Image.bytesPerPixel, pixels.count),
+                cpng_decoder_read_rgba_reduced(
+                    decoder, UInt32(factor), pixels.baseAddress, outputWidth * Image.bytesPerPixel, pixels.count),
                 decoder)
         }
         // An RGBA file whose pixels are all opaque is reported opaque (the scan stops at the

@@ -13,11 +13,19 @@ import Glibc
 ///
 /// ```swift
 /// try AtomicFileWriter.write(jpegBytes, to: "out/thumb.jpg")
+/// try AtomicFileWriter.write(thumbnail, to: "out/t.jpg", flushesToDisk: false)  // reproducible output
 /// ```
 public enum AtomicFileWriter {
     /// Writes `bytes` to `path` atomically, creating missing parent folders.
+    ///
+    /// With `flushesToDisk` (the default) the file is `fsync`ed before the rename, so it also
+    /// survives a crash or power loss. Without it the write is just as atomic for readers (the
+    /// rename), only not durable: for outputs that a re-run reproduces, where the flush costs
+    /// 1–6 ms per file (30% of `darkroom batch` making seven thumbnails).
     /// - Throws: ``DarkroomError/io(path:detail:)`` naming `path`.
-    public static func write(_ bytes: [UInt8], to path: String, createDirectories: Bool = true) throws {
+    public static func write(
+        _ bytes: [UInt8], to path: String, createDirectories: Bool = true, flushesToDisk: Bool = true
+    ) throws {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         if createDirectories, !FileManager.default.fileExists(atPath: folder) {
@@ -47,7 +55,7 @@ public enum AtomicFileWriter {
                     done += n
                 }
             }
-            guard fsync(fd) == 0 else { throw DarkroomError.io(path: path, detail: FileBytes.errnoText(errno)) }
+            if flushesToDisk, fsync(fd) != 0 { throw DarkroomError.io(path: path, detail: FileBytes.errnoText(errno)) }
         }
         guard rename(temporary, path) == 0 else { throw DarkroomError.io(path: path, detail: FileBytes.errnoText(errno)) }
         succeeded = true

@@ -26,6 +26,20 @@ struct ProgressiveEighthTests {
         #expect(psnr > floor, "q\(quality): \(psnr) dB")
     }
 
+    @Test("full-resolution chroma at 1/8: the DC scans alone give exactly the full read", arguments: [
+        PixelSize(width: 800, height: 600), PixelSize(width: 803, height: 597), PixelSize(width: 9, height: 1),
+    ])
+    func dcOnlyIsExact(size: PixelSize) throws {
+        // q95 keeps 4:4:4 chroma, so every component is one DC coefficient per output pixel.
+        let bytes = try JPEGTesting.encode(Pattern.photo(width: size.width, height: size.height), quality: 95, progressive: true)
+        #expect(JPEGTesting.lumaSampling(bytes)! == (1, 1))
+        let options = DecodeOptions(sizeHint: PixelSize(width: (size.width + 7) / 8, height: (size.height + 7) / 8))
+        let early = try JPEGTesting.decode(bytes: bytes, options: options)
+        let exact = try JPEGTesting.decode(bytes: bytes, options: options, decoder: JPEGDecoder(tuning: .exact))
+        #expect(early.size == exact.size)
+        #expect(ImageComparison.maxAbsoluteError(early, exact) == 0)
+    }
+
     @Test("the fixture's progressive gradient at 1/8 matches the full read")
     func fixture() throws {
         let bytes = Fixtures.bytes("gradient-progressive.jpg")

@@ -62,6 +62,11 @@ typedef struct {
     /// also its first AC scans) and skip the rest of the file. The output may lack the low
     /// bits later refinement scans add (measured ≥ 41 dB PSNR against the full read).
     int early_stop_at_eighth;
+    /// At scale 1/4 on a progressive JPEG that ends in an EOI marker, stop reading once every
+    /// coefficient has arrived with its DC exact and at most the last bit of each AC
+    /// coefficient missing: the final AC refinement scans (often a third of the file) are
+    /// skipped. Measured 42–54 dB PSNR against the full 1/4 read (lower at low quality).
+    int early_stop_at_quarter;
 } cjpeg_decode_options;
 
 /// An in-progress decode of one JPEG held in memory. Opaque.

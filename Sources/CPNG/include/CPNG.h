@@ -62,6 +62,15 @@ cpng_status cpng_decoder_read_info(cpng_decoder *decoder, cpng_info *info);
 /// Call after cpng_decoder_read_info. On error the buffer holds partial data: discard it.
 cpng_status cpng_decoder_read_rgba(cpng_decoder *decoder, uint8_t *pixels, size_t stride, size_t capacity);
 
+/// Like cpng_decoder_read_rgba, but shrinks on load: every `factor`×`factor` block of pixels
+/// (fewer at the right and bottom edges) is averaged into one, so the output is
+/// ceil(width / factor) × ceil(height / factor). Rows are decoded one at a time into a small
+/// buffer, so memory is the output plus two rows. Translucent pixels are averaged weighted by
+/// their alpha (no colour bleeds from transparent ones). `factor` is 1…256; files that are
+/// interlaced (Adam7) need the whole image and are refused (CPNG_MISUSE) unless `factor` is 1.
+cpng_status cpng_decoder_read_rgba_reduced(
+    cpng_decoder *decoder, uint32_t factor, uint8_t *pixels, size_t stride, size_t capacity);
+
 /// The message for the last non-OK status ("" when none).
 const char *cpng_decoder_message(const cpng_decoder *decoder);
 

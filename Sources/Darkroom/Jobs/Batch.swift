@@ -134,7 +134,9 @@ public struct Batch: Sendable {
         var written: [String] = []
         for output in outputs {
             let path = "\(outputDirectory)/\(output.name)/\(input.relativeStem).\(output.format.preferredFileExtension)"
-            try AtomicFileWriter.write(output.bytes, to: path)
+            // Atomic but not flushed: a batch's outputs are reproduced by re-running it, and an
+            // fsync per file cost 30% of the wall time of a thumbnail batch.
+            try AtomicFileWriter.write(output.bytes, to: path, flushesToDisk: false)
             written.append(path)
         }
         return (written, outputs.filter { $0.layer != .rendered }.count)

@@ -1,0 +1,129 @@
+// CPNG: the image data of a plain 8-bit RGB or RGBA PNG read without libpng's row machinery
+// (see cpng_fast_rows.h).
+#include <stdlib.h>
+#include <string.h>
+
+#include <libdeflate.h>
+
+#include "cpng_fast_rows.h"
+
+// MARK: - Chunks
+
+static uint32_t read_be32(const uint8_t *p) {
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/// Gathers the consecutive IDAT chunks starting at `chunk` (the first one's length field)
+/// into one zlib stream, checking every CRC. Returns the stream (`*owned` says whether it
+/// must be freed) or NULL when a chunk is cut short or damaged.
+static const uint8_t *gather_idat(const uint8_t *data, size_t size, size_t chunk, size_t *length, uint8_t **owned) {
+    size_t total = 0, count = 0, offset = chunk;
+    while (offset + 12 <= size && memcmp(data + offset + 4, "IDAT", 4) == 0) {
+        size_t data_length = read_be32(data + offset);
+        if (data_length > size - offset - 12) return NULL;  // truncated
+        uint32_t crc = (uint32_t)libdeflate_crc32(0, data + offset + 4, data_length + 4);
+        if (crc != read_be32(data + offset + 8 + data_length)) return NULL;
+        total += data_length;
+        count++;
+        offset += 12 + data_length;
+    }
+    if (count == 0) return NULL;
+    *length = total;
+    *owned = NULL;
+    if (count == 1) return data + chunk + 8;
+    uint8_t *stream = malloc(total ? total : 1);
+    if (stream == NULL) return NULL;
+    size_t filled = 0;
+    offset = chunk;
+    for (size_t i = 0; i < count; i++) {
+        size_t data_length = read_be32(data + offset);
+        memcpy(stream + filled, data + offset + 8, data_length);
+        filled += data_length;
+        offset += 12 + data_length;
+    }
+    *owned = stream;
+    return stream;
+}
+
+// MARK: - Unfiltering (PNG spec 9.2–9.4)
+
+static inline uint8_t paeth(int a, int b, int c) {
+    int pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c);
+    if (pa <= pb && pa <= pc) return (uint8_t)a;
+    return (uint8_t)(pb <= pc ? b : c);
+}
+
+/// Undoes `filter` on `row` (`length` bytes, `bpp` bytes per pixel) in place, given the
+/// previous unfiltered row (NULL for the first). Returns 0 for an unknown filter type.
+static int unfilter(uint8_t filter, uint8_t *row, const uint8_t *previous, size_t length, size_t bpp) {
+    switch (filter) {
+    case 0:
+        return 1;
+    case 1:
+        for (size_t i = bpp; i < length; i++) row[i] = (uint8_t)(row[i] + row[i - bpp]);
+        return 1;
+    case 2:
+        if (previous) {
+            for (size_t i = 0; i < length; i++) row[i] = (uint8_t)(row[i] + previous[i]);
+        }
+        return 1;
+    case 3:
+        for (size_t i = 0; i < length; i++) {
+            int left = i >= bpp ? row[i - bpp] : 0, up = previous ? previous[i] : 0;
+            row[i] = (uint8_t)(row[i] + ((left + up) >> 1));
+        }
+        return 1;
+    case 4:
+        if (previous == NULL) {  // Paeth with no row above is Sub
+            for (size_t i = bpp; i < length; i++) row[i] = (uint8_t)(row[i] + row[i - bpp]);
+            return 1;
+        }
+        for (size_t i = 0; i < bpp; i++) row[i] = (uint8_t)(row[i] + previous[i]);
+        for (size_t i = bpp; i < length; i++) {
+            row[i] = (uint8_t)(row[i] + paeth(row[i - bpp], previous[i], previous[i - bpp]));
+        }
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+// MARK: - Entry point
+
+int cpng_fast_rows(const uint8_t *data, size_t size, size_t first_idat, uint32_t width, uint32_t height,
+                   int channels, cpng_fast_row_sink sink, void *context) {
+    if ((channels != 3 && channels != 4) || width == 0 || height == 0) return 0;
+    size_t row_bytes = (size_t)width * (size_t)channels;
+    if (row_bytes > (SIZE_MAX - 1) / height / 2) return 0;
+    size_t raw_size = (row_bytes + 1) * height;
+
+    size_t stream_length = 0;
+    uint8_t *owned = NULL;
+    const uint8_t *stream = gather_idat(data, size, first_idat, &stream_length, &owned);
+    if (stream == NULL) return 0;
+    uint8_t *raw = malloc(raw_size);
+    struct libdeflate_decompressor *inflater = libdeflate_alloc_decompressor();
+    int ok = raw != NULL && inflater != NULL;
+    if (ok) {
+        size_t produced = 0;
+        // Exactly the image's bytes, Adler-32 checked by libdeflate. Too little or too much
+        // data (which libpng tolerates with a warning) is left to libpng.
+        ok = libdeflate_zlib_decompress(inflater, stream, stream_length, raw, raw_size, &produced)
+                == LIBDEFLATE_SUCCESS
+            && produced == raw_size;
+    }
+    // Every filter type is checked before the first row goes out, so a failure here never
+    // leaves the sink with part of an image.
+    for (uint32_t y = 0; ok && y < height; y++) ok = raw[(size_t)y * (row_bytes + 1)] <= 4;
+    const uint8_t *previous = NULL;
+    for (uint32_t y = 0; ok && y < height; y++) {
+        uint8_t *line = raw + (size_t)y * (row_bytes + 1);
+        unfilter(line[0], line + 1, previous, row_bytes, (size_t)channels);
+        sink(context, line + 1);
+        previous = line + 1;
+    }
+    libdeflate_free_decompressor(inflater);
+    free(raw);
+    free(owned);
+    return ok;
+}
