@@ -118,7 +118,7 @@ let package = Package(
             name: "darkroom",
             dependencies: [
                 "Darkroom", "DarkroomExampleFilters", "DarkroomConfig", "DarkroomCore", "DarkroomFilters",
-                "DarkroomSources", "DarkroomCache",
+                "DarkroomSources", "DarkroomCache", "DarkroomCurl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

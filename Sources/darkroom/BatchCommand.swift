@@ -2,6 +2,7 @@ import ArgumentParser
 import Darkroom
 import DarkroomConfig
 import DarkroomCore
+import DarkroomCurl
 import DarkroomFilters
 import Foundation
 
@@ -16,8 +17,11 @@ struct BatchCommand: ParsableCommand {
         commandName: "batch",
         abstract: "Render variants of many images into a folder.",
         discussion: """
-            INPUTs are files or folders (walked recursively for image files). Each variant of an \
-            input is written as OUT/VARIANT/RELATIVE-NAME.EXT. Every input is decoded once for all \
+            INPUTs are files, folders (walked recursively for image files) and http(s) URLs; \
+            --url-list adds the URLs (or paths) of a file, one per line (# starts a comment). \
+            Each variant of an input is written as OUT/VARIANT/RELATIVE-NAME.EXT (for a URL, the \
+            last part of its path). The same URL given many times is downloaded once; URLs are \
+            fetched up to 4 at a time, with the [sources.http] settings of the configuration. Every input is decoded once for all \
             its variants. A failure does not stop the others; at the end a summary is printed, each \
             failure is listed as 'darkroom: error: INPUT: reason', and the exit status is 1 if any \
             failed. On a terminal a progress bar is drawn on stderr; otherwise one line per input \
@@ -25,11 +29,15 @@ struct BatchCommand: ParsableCommand {
 
             Example:
               darkroom batch photos/ extra.png --variant thumbnail --variant avatar --out out --jobs 2
+              darkroom batch --url-list urls.txt https://example.com/cat.jpg --variant avatar --out out
             """
     )
 
-    @Argument(help: "Image files and folders.")
-    var inputs: [String]
+    @Argument(help: "Image files, folders and http(s) URLs.")
+    var inputs: [String] = []
+
+    @Option(name: .customLong("url-list"), help: "A file of URLs (or paths), one per line.")
+    var urlList: String?
 
     @Option(name: .customLong("variant"), help: "A variant from the configuration (repeatable).")
     var variants: [String]
@@ -49,6 +57,7 @@ struct BatchCommand: ParsableCommand {
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard !variants.isEmpty else { throw ValidationError("give at least one --variant") }
+        guard !inputs.isEmpty || urlList != nil else { throw ValidationError("give at least one INPUT or --url-list FILE") }
     }
 
     func run() throws {
@@ -60,22 +69,35 @@ struct BatchCommand: ParsableCommand {
         } catch {
             throw CommandFailure.exit(subject: variants.joined(separator: ","), error)
         }
+        var arguments = inputs
+        if let urlList {
+            do {
+                arguments += try BatchInput.urlList(at: urlList)
+            } catch {
+                throw CommandFailure.exit(subject: urlList, error)
+            }
+        }
+        let http = HTTPSource(settings: configuration.httpSourceSettings)
         do {
-            found = try BatchInput.expand(inputs)
+            found = try BatchInput.expand(arguments, key: { try http.key(for: $0) })
         } catch {
-            throw CommandFailure.exit(subject: inputs.joined(separator: " "), error)
+            throw CommandFailure.exit(subject: arguments.joined(separator: " "), error)
         }
         // --jobs is the number of threads: parallelism across images, none inside one.
         Resampler.maximumThreads = 1
         let batch = Batch(inputs: found, targets: targets, outputDirectory: out)
         let display = ProgressDisplay(isTerminal: isatty(STDERR_FILENO) == 1)
         let renderer: CachingRenderer
+        var pipeline: ImagePipeline?
         do {
             renderer = try CommandRegistry.renderer(for: configuration, noCache: noCache)
+            if found.contains(where: \.isURL) {
+                pipeline = try CommandRegistry.pipeline(for: configuration, targets: targets, noCache: noCache, jobs: jobs)
+            }
         } catch {
             throw CommandFailure.exit(subject: "cache", error)
         }
-        let summary = batch.run(renderer: renderer, jobs: jobs) { progress in
+        let summary = batch.run(renderer: renderer, pipeline: pipeline, jobs: jobs) { progress in
             display.show(progress)
         }
         display.finish()

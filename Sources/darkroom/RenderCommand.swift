@@ -23,12 +23,13 @@ struct RenderCommand: ParsableCommand {
 
             Examples:
               darkroom render photo.jpg --variant avatar -o avatar.png
+              darkroom render https://example.com/cat.jpg --variant avatar -o avatar.png
               darkroom render photo.jpg --variant thumbnail --variant preview -o out/
               darkroom render photo.jpg --filter 'aspect-fit(height=300,width=300)' --filter grayscale -o g.webp
             """
     )
 
-    @Argument(help: "The source image file.")
+    @Argument(help: "The source image: a file or an http(s) URL.")
     var source: String
 
     @Option(name: .customLong("variant"), help: "A variant from the configuration (repeatable).")
@@ -85,8 +86,20 @@ struct RenderCommand: ParsableCommand {
         } else {
             targets = [try VariantSelection.target(filters: filters, encoding: try adHocEncoding(isFolder: isFolder), registry: registry)]
         }
-        let rendered = try CommandRegistry.renderer(for: configuration, noCache: noCache)
-            .render(try SourceReference.file(source), targets: targets)
+        try BatchInput.refuseOtherSchemes(source)
+        let rendered: [(name: String, bytes: [UInt8], format: ImageFormat, cached: String?)]
+        if BatchInput.isURL(source) {
+            let pipeline = try CommandRegistry.pipeline(for: configuration, targets: targets, noCache: noCache, jobs: 1)
+            let names = targets.map(\.name)
+            rendered = try BlockingWait.run { try await pipeline.images(for: source, variants: names) }.map { response in
+                let cached = response.cacheLayer == .memory || response.cacheLayer == .disk ? response.cacheLayer.rawValue : nil
+                return (response.variant, response.bytes, response.format, cached)
+            }
+        } else {
+            rendered = try CommandRegistry.renderer(for: configuration, noCache: noCache)
+                .render(try SourceReference.file(source), targets: targets)
+                .map { ($0.name, $0.bytes, $0.format, $0.layer == .rendered ? nil : $0.layer.rawValue) }
+        }
         for result in rendered {
             let path = isFolder
                 ? "\(output.hasSuffix("/") ? String(output.dropLast()) : output)/\(result.name).\(result.format.preferredFileExtension)"
@@ -96,7 +109,7 @@ struct RenderCommand: ParsableCommand {
             } catch {
                 throw CommandFailure.exit(subject: path, error)
             }
-            let origin = result.layer == .rendered ? "" : ", from the \(result.layer.rawValue) cache"
+            let origin = result.cached.map { ", from the \($0) cache" } ?? ""
             print("\(result.name): \(path) (\(result.format.rawValue), \(result.bytes.count) bytes\(origin))")
         }
     }

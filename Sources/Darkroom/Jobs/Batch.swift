@@ -60,8 +60,12 @@ public struct Batch: Sendable {
 
     /// Runs the batch on `jobs` worker threads (1 = on the calling thread only), calling
     /// `progress` (from any worker, serialised) after each input.
+    ///
+    /// Files are rendered by the workers through `renderer`. URLs are fetched and rendered
+    /// through `pipeline` (its queues bound the downloads and the processing), all at once and
+    /// beside the file workers; without a pipeline each URL input fails.
     public func run(
-        renderer: CachingRenderer, jobs: Int = 1, counters: StageCounters? = nil,
+        renderer: CachingRenderer, pipeline: ImagePipeline? = nil, jobs: Int = 1, counters: StageCounters? = nil,
         progress: @escaping @Sendable (Progress) -> Void = { _ in }
     ) -> Summary {
         struct State {
@@ -74,49 +78,75 @@ public struct Batch: Sendable {
         let state = Mutex(State())
         let start = Date()
         let collisions = collidingStems()
-        let work: @Sendable (Int) -> Void = { _ in
+        let files = inputs.filter { !$0.isURL }
+        let urls = inputs.filter(\.isURL)
+        let total = inputs.count
+        let finish: @Sendable (BatchInput, [String], Int, (any Error)?) -> Void = { input, written, cached, failure in
+            state.withLock { s in
+                s.finished += 1
+                if let failure {
+                    s.failures.append(Failure(input: input.path, error: failure))
+                } else {
+                    s.succeeded += 1
+                    s.outputs += written.count
+                }
+                progress(Progress(
+                    finished: s.finished, total: total, input: input.path, outputs: written, cached: cached, error: failure))
+            }
+        }
+        let checkCollision: @Sendable (BatchInput) throws -> Void = { input in
+            if let first = collisions[input.relativeStem], first != input.path {
+                throw DarkroomError.io(
+                    path: input.path, detail: "its outputs would overwrite those of \(first) (same name); rename one")
+            }
+        }
+        let fileWorker: @Sendable () -> Void = {
             while true {
                 let index: Int? = state.withLock { s in
-                    guard s.next < inputs.count else { return nil }
+                    guard s.next < files.count else { return nil }
                     defer { s.next += 1 }
                     return s.next
                 }
                 guard let index else { return }
-                let input = inputs[index]
-                var written: [String] = []
-                var cached = 0
-                var failure: (any Error)?
+                let input = files[index]
                 do {
-                    if let first = collisions[input.relativeStem], first != input.path {
-                        throw DarkroomError.io(
-                            path: input.path, detail: "its outputs would overwrite those of \(first) (same name); rename one")
-                    }
-                    (written, cached) = try render(input, renderer: renderer, counters: counters)
+                    try checkCollision(input)
+                    let (written, cached) = try render(input, renderer: renderer, counters: counters)
+                    finish(input, written, cached, nil)
                 } catch {
-                    failure = error
-                }
-                state.withLock { s in
-                    s.finished += 1
-                    if let failure {
-                        s.failures.append(Failure(input: input.path, error: failure))
-                    } else {
-                        s.succeeded += 1
-                        s.outputs += written.count
-                    }
-                    progress(Progress(
-                        finished: s.finished, total: inputs.count, input: input.path, outputs: written, cached: cached,
-                        error: failure))
+                    finish(input, [], 0, error)
                 }
             }
         }
-        let workers = max(1, min(jobs, inputs.count))
-        if workers == 1 {
-            work(0)
+        let urlLane: @Sendable () -> Void = {
+            guard !urls.isEmpty else { return }
+            _ = try? BlockingWait.run {
+                await withTaskGroup(of: Void.self) { group in
+                    for input in urls {
+                        group.addTask {
+                            do {
+                                try checkCollision(input)
+                                let (written, cached) = try await fetchAndRender(input, pipeline: pipeline)
+                                finish(input, written, cached, nil)
+                            } catch {
+                                finish(input, [], 0, error)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let workers = max(files.isEmpty ? 0 : 1, min(jobs, files.count))
+        if workers <= 1 && urls.isEmpty {
+            fileWorker()
         } else {
-            DispatchQueue.concurrentPerform(iterations: workers, execute: work)
+            // One lane for the URLs (waiting on the pipeline), the others for the files.
+            DispatchQueue.concurrentPerform(iterations: workers + 1) { lane in
+                if lane == workers { urlLane() } else { fileWorker() }
+            }
         }
         return state.withLock { s in
-            let order = Dictionary(uniqueKeysWithValues: inputs.enumerated().map { ($1.path, $0) })
+            let order = Dictionary(inputs.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
             return Summary(
                 succeeded: s.succeeded,
                 failures: s.failures.sorted { (order[$0.input] ?? 0) < (order[$1.input] ?? 0) },
@@ -124,13 +154,30 @@ public struct Batch: Sendable {
         }
     }
 
-    /// Renders (or takes from the caches) every target of one input and writes them; returns
-    /// the paths written and how many outputs came from a cache.
+    /// Renders (or takes from the caches) every target of one input file and writes them;
+    /// returns the paths written and how many outputs came from a cache.
     public func render(
         _ input: BatchInput, renderer: CachingRenderer, counters: StageCounters? = nil
     ) throws -> (written: [String], cached: Int) {
         let source = try SourceReference.file(input.path, maxBytes: renderer.renderer.limits.maxInputBytes)
         let outputs = try renderer.render(source, targets: targets, counters: counters)
+        let written = try write(outputs.map { ($0.name, $0.bytes, $0.format) }, for: input)
+        return (written, outputs.filter { $0.layer != .rendered }.count)
+    }
+
+    /// Fetches a URL input through `pipeline` (which must know this batch's targets by name),
+    /// renders every target from one decode, and writes them.
+    public func fetchAndRender(_ input: BatchInput, pipeline: ImagePipeline?) async throws -> (written: [String], cached: Int) {
+        guard let pipeline else {
+            throw DarkroomError.noComponent(kind: "source", detail: "'\(input.path)' (this batch has no pipeline for URLs)")
+        }
+        let responses = try await pipeline.images(for: input.path, variants: targets.map(\.name))
+        let written = try write(responses.map { ($0.variant, $0.bytes, $0.format) }, for: input)
+        return (written, responses.filter { $0.cacheLayer == .memory || $0.cacheLayer == .disk }.count)
+    }
+
+    /// Writes `OUT/<variant>/<stem>.<ext>` for each output.
+    private func write(_ outputs: [(name: String, bytes: [UInt8], format: ImageFormat)], for input: BatchInput) throws -> [String] {
         var written: [String] = []
         for output in outputs {
             let path = "\(outputDirectory)/\(output.name)/\(input.relativeStem).\(output.format.preferredFileExtension)"
@@ -139,7 +186,7 @@ public struct Batch: Sendable {
             try AtomicFileWriter.write(output.bytes, to: path, flushesToDisk: false)
             written.append(path)
         }
-        return (written, outputs.filter { $0.layer != .rendered }.count)
+        return written
     }
 
     /// Stems produced by more than one input, mapped to the first input that claims them.

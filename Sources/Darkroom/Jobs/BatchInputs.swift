@@ -51,6 +51,7 @@ extension BatchInput {
             if seen.insert(canonical).inserted { inputs.append(BatchInput(path: path, relativeStem: stem)) }
         }
         for argument in arguments {
+            try refuseOtherSchemes(argument)
             if isURL(argument) {
                 guard seen.insert("url:" + (try key(argument))).inserted else { continue }
                 let base = urlStem(argument)
@@ -89,6 +90,16 @@ extension BatchInput {
             }
         }
         return inputs
+    }
+
+    /// Refuses `ftp://…`, `file://…` and other URLs that are neither files nor http(s).
+    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` naming the input.
+    public static func refuseOtherSchemes(_ argument: String) throws {
+        guard !isURL(argument), let end = argument.range(of: "://") else { return }
+        let scheme = argument[..<end.lowerBound]
+        guard !scheme.isEmpty, scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) else { return }
+        throw DarkroomError.invalidArgument(
+            name: "input", value: argument, expected: "a file, a folder or an http(s) URL (\(scheme.lowercased()):// is not supported)")
     }
 
     /// The lines of a URL list file (`batch --url-list`): one location per line; blank lines

@@ -1,0 +1,114 @@
+import DarkroomCore
+import DarkroomSources
+import DarkroomTestSupport
+import Foundation
+import Testing
+
+// MARK: - URL inputs
+
+/// `darkroom render` and `batch` with http(s) URLs, against the real loopback test server.
+@Suite("darkroom render and batch fetch http URLs once and report failed URLs")
+struct URLInputTests {
+    let server: LoopbackHTTPServer
+    let folder: TemporaryDirectory
+    /// The shipped filters.d plus `[sources.http] allow-private-networks = true` (the server is
+    /// on 127.0.0.1, which the default settings refuse).
+    let config: String
+
+    init() throws {
+        server = try LoopbackHTTPServer.start()
+        folder = try TemporaryDirectory(prefix: "darkroom-cli-url")
+        let configFolder = folder.url.appendingPathComponent("filters.d")
+        try FileManager.default.createDirectory(at: configFolder, withIntermediateDirectories: true)
+        let shipped = URL(fileURLWithPath: RenderCommandTests.config)
+        for name in try FileManager.default.contentsOfDirectory(atPath: shipped.path) where name.hasSuffix(".toml") {
+            try FileManager.default.copyItem(at: shipped.appendingPathComponent(name), to: configFolder.appendingPathComponent(name))
+        }
+        try Data("[sources.http]\nallow-private-networks = true\n".utf8)
+            .write(to: configFolder.appendingPathComponent("95-test-http.toml"))
+        config = configFolder.path
+    }
+
+    /// Runs darkroom with this suite's own disk cache folder.
+    func run(_ arguments: [String]) throws -> CommandRunner.Outcome {
+        try CommandRunner.run(arguments, environment: ["DARKROOM_CACHE_DIR": folder.path("cache")])
+    }
+
+    @Test("render takes a URL where it takes a path; a second render comes from the cache without a request")
+    func renderURL() throws {
+        let path = "/image/gradient.jpg?test=render"
+        let out = folder.path("thumb.jpg")
+        let first = try run(["render", server.url(path), "--variant", "thumbnail", "--config", config, "-o", out])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try ImageProbe.probe(FileBytes.read(out)).size == PixelSize(width: 64, height: 48))
+        let second = try run(["render", server.url(path), "--variant", "thumbnail", "--config", config, "-o", out])
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stdout.contains("from the"), "\(second.stdout)")
+        #expect(server.hits(path) == 1)
+    }
+
+    @Test("batch downloads a URL given many times (arguments, spellings, --url-list) once")
+    func batchDeduplicates() throws {
+        let path = "/image/gradient.jpg?test=batch"
+        let list = folder.path("urls.txt")
+        try Data("# thumbnails\n\(server.url(path))\n\n\(server.url("/image/gradient-rgba.png?test=batch"))\n".utf8)
+            .write(to: URL(fileURLWithPath: list))
+        let spelledAgain = server.url(path).replacingOccurrences(of: "http://", with: "HTTP://")
+        let outcome = try run([
+            "batch", server.url(path), spelledAgain, server.url(path), "--url-list", list,
+            "--variant", "thumbnail", "--variant", "avatar", "--config", config, "--out", folder.path("out"), "--no-cache",
+        ])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("2 done, 0 failed, 4 files written"), "\(outcome.stdout)")
+        #expect(server.hits(path) == 1)
+        #expect(server.hits("/image/gradient-rgba.png?test=batch") == 1)
+        #expect(try ImageProbe.probe(FileBytes.read(folder.path("out/thumbnail/gradient.jpg"))).size == PixelSize(width: 64, height: 48))
+        #expect(try ImageProbe.probe(FileBytes.read(folder.path("out/avatar/gradient-rgba.png"))).format == .png)
+    }
+
+    @Test("a failed URL prints 'darkroom: error: URL: reason' with the HTTP status, exits 1, and the rest still render")
+    func failedURL() throws {
+        let missing = server.url("/status/404?test=batch-failure")
+        let broken = server.url("/html-as-jpeg?test=batch-failure")
+        let outcome = try run([
+            "batch", missing, broken, Fixtures.path("gradient.jpg"), "--variant", "thumbnail",
+            "--config", config, "--out", folder.path("out"), "--no-cache",
+        ])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderrLines.contains("darkroom: error: \(missing): HTTP 404 Not Found"), "\(outcome.stderr)")
+        #expect(outcome.stderrLines.contains { $0.hasPrefix("darkroom: error: \(broken): ") && $0.contains("HTML") }, "\(outcome.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.path("out/thumbnail/gradient.jpg")))
+
+        let render = try run(["render", missing, "--variant", "thumbnail", "--config", config, "-o", folder.path("x.jpg")])
+        #expect(render.status == 1)
+        #expect(render.stderrLines == ["darkroom: error: \(missing): HTTP 404 Not Found"])
+    }
+
+    @Test("without allow-private-networks a loopback URL is refused with a message saying how to allow it")
+    func privateNetworksRefused() throws {
+        let url = server.url("/image/gradient.jpg?test=private")
+        let outcome = try run(["render", url, "--variant", "thumbnail", "-o", folder.path("p.jpg"), "--no-cache"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("\(url): 127.0.0.1 is a loopback address"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("allow-private-networks"))
+        #expect(server.hits("/image/gradient.jpg?test=private") == 0)
+    }
+
+    @Test("URLs of other schemes are refused by name")
+    func otherSchemes() throws {
+        let outcome = try run(["batch", "ftp://example.com/a.jpg", "--variant", "thumbnail", "--out", folder.path("o")])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("ftp:// is not supported"), "\(outcome.stderr)")
+    }
+
+    @Test("outputs of URLs ending alike get -2, -3 so none overwrites another")
+    func sameNames() throws {
+        let outcome = try run([
+            "batch", server.url("/image/gradient.jpg?test=names-1"), server.url("/image/gradient.jpg?test=names-2"),
+            "--variant", "thumbnail", "--config", config, "--out", folder.path("names"), "--no-cache",
+        ])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.path("names/thumbnail/gradient.jpg")))
+        #expect(FileManager.default.fileExists(atPath: folder.path("names/thumbnail/gradient-2.jpg")))
+    }
+}
