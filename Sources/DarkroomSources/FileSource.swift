@@ -65,6 +65,14 @@ public struct FileSource: ImageSource {
         return Self.fingerprint(of: info)
     }
 
+    /// The resolved path and its fingerprint, with one resolution.
+    public func identity(for location: String) throws -> (key: String, fingerprint: String?) {
+        let path = try resolve(location)
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw DarkroomError.io(path: location, detail: FileBytes.errnoText(errno)) }
+        return (path, Self.fingerprint(of: info))
+    }
+
     /// The fingerprint of a `stat` result: changes when the file is rewritten or replaced.
     public static func fingerprint(of info: stat) -> String {
         "\(info.st_size)-\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)-\(info.st_ino)"

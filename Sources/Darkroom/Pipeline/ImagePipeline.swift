@@ -166,9 +166,8 @@ public final class ImagePipeline: Sendable {
 
     private func resolve(_ location: String) throws -> ResolvedSource {
         let source = try configuration.registry.source(for: location)
-        return ResolvedSource(
-            source: source, location: location, key: try source.key(for: location),
-            fingerprint: try source.fingerprint(for: location))
+        let identity = try source.identity(for: location)
+        return ResolvedSource(source: source, location: location, key: identity.key, fingerprint: identity.fingerprint)
     }
 
     private func prepared(named name: String) throws -> PreparedTarget {

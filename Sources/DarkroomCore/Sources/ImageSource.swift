@@ -39,6 +39,10 @@ public protocol ImageSource: Sendable {
     /// served from an old render. The default is `nil`.
     func fingerprint(for location: String) throws -> String?
 
+    /// ``key(for:)`` and ``fingerprint(for:)`` at once — what a cache lookup needs. The default
+    /// calls both; sources that can compute them together (one path resolution) override it.
+    func identity(for location: String) throws -> (key: String, fingerprint: String?)
+
     /// Loads `location`, revalidating a copy the caller already holds: a source that can ask
     /// "has it changed?" (HTTP `If-None-Match` / `If-Modified-Since`) returns
     /// ``SourceLoadOutcome/notModified(_:)`` with the cached copy (its freshness refreshed)
@@ -52,6 +56,10 @@ extension ImageSource {
     public func key(for location: String) throws -> String { location }
 
     public func fingerprint(for location: String) throws -> String? { nil }
+
+    public func identity(for location: String) throws -> (key: String, fingerprint: String?) {
+        (try key(for: location), try fingerprint(for: location))
+    }
 
     public func load(_ location: String, revalidating cached: SourceData?) async throws -> SourceLoadOutcome {
         .loaded(try await load(location))
