@@ -1,0 +1,94 @@
+@testable import Darkroom
+import DarkroomCore
+import DarkroomTestSupport
+import Testing
+
+// MARK: - Cancelling requests over HTTP
+
+@Suite("PipelineHTTP: a cancelled request ends at once; the transfer is aborted when nobody wants it")
+struct PipelineHTTPCancellationTests {
+    let http: HTTPPipelineFixture
+
+    init() async throws {
+        http = try await HTTPPipelineFixture.start()
+    }
+
+    /// A URL whose body the server spreads over `seconds`.
+    func slowPath(_ test: String, seconds: Double) -> String {
+        "/slow/\(HTTPPipelineFixture.imageName)?seconds=\(seconds)&test=\(test)"
+    }
+
+    @Test("one of two waiters cancels: it gets CancellationError before the transfer ends, the other gets the image")
+    func oneOfTwo() async throws {
+        let pipeline = ImagePipeline(configuration: http.configuration())
+        let path = slowPath("one-of-two", seconds: 2)
+        let leaving = pipeline.request(ImageRequest(location: http.url(path), variant: .named("circle")))
+        let staying = pipeline.request(ImageRequest(location: http.url(path), variant: .named("circle")))
+        #expect(await http.server.wait(timeout: 10) { http.server.hits(path) == 1 })
+        let cancelledAt = ContinuousClock.now
+        leaving.cancel()
+        await #expect(throws: CancellationError.self) { try await leaving.response }
+        let waited = ContinuousClock.now - cancelledAt
+        #expect(http.server.finished(path).isEmpty, "the transfer ended before the cancelled waiter was answered")
+        #expect(waited < .seconds(1))
+        #expect(!staying.isFinished)
+
+        let response = try await staying.response
+        #expect(response.bytes == (try HTTPPipelineFixture.expected([PipelineFixture.circle]))[0])
+        // The server logs the end after its last chunk's pause: wait for it.
+        #expect(await http.server.wait(timeout: 10) { !http.server.finished(path).isEmpty })
+        #expect(http.server.finished(path).map(\.outcome) == ["completed"])
+        #expect(http.server.hits(path) == 1)
+    }
+
+    @Test("when both waiters cancel, the server sees the transfer aborted")
+    func bothCancel() async throws {
+        let pipeline = ImagePipeline(configuration: http.configuration())
+        let path = slowPath("both", seconds: 4)
+        let first = pipeline.request(ImageRequest(location: http.url(path), variant: .named("circle")))
+        let second = pipeline.request(ImageRequest(location: http.url(path), variant: .named("gray")))
+        #expect(await http.server.wait(timeout: 10) { http.server.hits(path) == 1 })
+        first.cancel()
+        second.cancel()
+        await #expect(throws: CancellationError.self) { try await first.response }
+        await #expect(throws: CancellationError.self) { try await second.response }
+        #expect(await http.server.wait(timeout: 10) { !http.server.finished(path).isEmpty })
+        #expect(http.server.finished(path).map(\.outcome) == ["aborted"])
+        #expect(await eventually { pipeline.activity.sessions == 0 && pipeline.activity.renderJobs == 0 })
+    }
+
+    @Test("cancelling the Swift task awaiting image(for:variant:) ends it at once and aborts the transfer")
+    func swiftTaskCancellation() async throws {
+        let pipeline = ImagePipeline(configuration: http.configuration())
+        let path = slowPath("swift-task", seconds: 4)
+        let url = http.url(path)
+        // The awaiting task runs on its own thread, so a cooperative pool filled by other
+        // suites cannot delay its start or its cancellation.
+        let thread = ThreadPool(name: "test.http-awaiting", count: 1)
+        defer { thread.stop() }
+        let waiting = Task(executorPreference: PoolTaskExecutor(pool: thread)) {
+            try await pipeline.image(for: url, variant: "circle")
+        }
+        #expect(await http.server.wait(timeout: 10) { http.server.hits(path) == 1 })
+        waiting.cancel()
+        let result = await waiting.result
+        #expect(throws: CancellationError.self) { try result.get() }
+        #expect(http.server.finished(path).isEmpty, "the transfer ended before the cancelled task was answered")
+        #expect(await http.server.wait(timeout: 10) { !http.server.finished(path).isEmpty })
+        #expect(http.server.finished(path).map(\.outcome) == ["aborted"])
+    }
+
+    @Test("a request after a cancelled one fetches the URL again and succeeds")
+    func laterRequest() async throws {
+        let pipeline = ImagePipeline(configuration: http.configuration())
+        let path = slowPath("later", seconds: 1)
+        let cancelled = pipeline.request(ImageRequest(location: http.url(path), variant: .named("gray")))
+        #expect(await http.server.wait(timeout: 10) { http.server.hits(path) == 1 })
+        cancelled.cancel()
+        await #expect(throws: CancellationError.self) { try await cancelled.response }
+        let response = try await pipeline.image(for: http.url(path), variant: "gray")
+        #expect(response.cacheLayer == .rendered)
+        #expect(response.bytes == (try HTTPPipelineFixture.expected([PipelineFixture.gray]))[0])
+        #expect(http.server.hits(path) == 2)
+    }
+}
