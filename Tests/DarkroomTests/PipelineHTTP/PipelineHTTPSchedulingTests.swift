@@ -25,10 +25,10 @@ struct PipelineHTTPSchedulingTests {
         return ImagePipeline(configuration: configuration)
     }
 
-    /// Starts a request for a URL the server answers after 1.5 s, which takes the only download
+    /// Starts a request for a URL the server answers after 2.5 s, which takes the only download
     /// slot; returns once the server has it. The caller then queues requests behind it.
     func occupySlot(_ pipeline: ImagePipeline, _ test: String) async -> (ImageTask, String) {
-        let blocker = "/image/\(HTTPPipelineFixture.imageName)?test=\(test)&n=blocker&delay=1.5"
+        let blocker = "/image/\(HTTPPipelineFixture.imageName)?test=\(test)&n=blocker&delay=2.5"
         let task = pipeline.request(ImageRequest(location: http.url(blocker), variant: .named("gray")))
         #expect(await http.server.wait(timeout: 10) { http.server.hits(blocker) == 1 })
         #expect(pipeline.activity.activeDownloads == 1)
