@@ -86,6 +86,28 @@ struct PipelineHTTPCancellationTests {
         #expect(http.server.finished(path).map(\.outcome) == ["aborted"])
     }
 
+    @Test("a queued request cancelled before its turn never reaches the server")
+    func queuedNeverSent() async throws {
+        var configuration = http.configuration()
+        configuration.maximumActiveDownloads = 1
+        let pipeline = ImagePipeline(configuration: configuration)
+        let busy = "/image/\(HTTPPipelineFixture.imageName)?test=queued&delay=1"
+        let queued = "/image/\(HTTPPipelineFixture.imageName)?test=queued&n=cancelled"
+        let running = pipeline.request(ImageRequest(location: http.url(busy), variant: .named("gray")))
+        #expect(await http.server.wait(timeout: 10) { http.server.hits(busy) == 1 })
+        let cancelled = pipeline.request(ImageRequest(location: http.url(queued), variant: .named("gray")))
+        #expect(await eventually { pipeline.activity.queuedDownloads == 1 })
+        cancelled.cancel()
+        await #expect(throws: CancellationError.self) { try await cancelled.response }
+        #expect(pipeline.activity.queuedDownloads == 0)
+        _ = try await running.response
+        // A request made after the slot freed is answered: the cancelled one never went out.
+        let after = "/image/\(HTTPPipelineFixture.imageName)?test=queued&n=after"
+        _ = try await pipeline.image(for: http.url(after), variant: "gray")
+        #expect(http.server.hits(queued) == 0)
+        #expect(http.server.hits(after) == 1)
+    }
+
     @Test("a request after a cancelled one fetches the URL again and succeeds")
     func laterRequest() async throws {
         let pipeline = ImagePipeline(configuration: http.configuration())

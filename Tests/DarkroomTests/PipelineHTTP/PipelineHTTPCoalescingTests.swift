@@ -60,4 +60,19 @@ struct PipelineHTTPCoalescingTests {
         #expect(try await pipeline.image(for: http.url(path), variant: "rounded").cacheLayer == .memory)
         #expect(http.server.hits(path) == 1)
     }
+
+    @Test("a batch of three variants of one URL is one request and one decode")
+    func batch() async throws {
+        var configuration = http.configuration()
+        let counters = StageCounters()
+        configuration.counters = counters
+        let pipeline = ImagePipeline(configuration: configuration)
+        let path = "/image/\(HTTPPipelineFixture.imageName)?test=batch"
+        let responses = try await pipeline.images(for: http.url(path), variants: ["thumbnail", "circle", "rounded"])
+        #expect(responses.map(\.format) == [.jpeg, .png, .png])
+        #expect(http.server.hits(path) == 1)
+        #expect(counters.decodes == 1)
+        let expected = try HTTPPipelineFixture.expected([PipelineFixture.thumbnail, PipelineFixture.circle, PipelineFixture.rounded])
+        #expect(responses.map(\.bytes) == expected)
+    }
 }

@@ -66,6 +66,20 @@ struct PipelineHTTPFailureTests {
         #expect(good.bytes == (try HTTPPipelineFixture.expected([PipelineFixture.circle]))[0])
     }
 
+    @Test("a connection cut mid-body fails every waiter after the retries, never with a partial image")
+    func cutTransfer() async throws {
+        let pipeline = ImagePipeline(configuration: http.configuration())
+        let path = "/cut/\(HTTPPipelineFixture.imageName)"
+        let tasks = ["circle", "gray"].map { pipeline.request(ImageRequest(location: http.url(path), variant: .named($0))) }
+        for task in tasks {
+            let error = await thrownError { _ = try await task.response }
+            let failure = fetchFailure(of: error)
+            #expect(failure?.reason.contains("connection cut") == true, "got \(String(describing: error))")
+        }
+        // One attempt and the default two retries, shared by both waiters.
+        #expect(http.server.hits(path) == 3)
+    }
+
     @Test("a URL that fails once with 503 succeeds through the pipeline after one retry (two hits)")
     func flakyRetried() async throws {
         let pipeline = ImagePipeline(configuration: http.configuration())
