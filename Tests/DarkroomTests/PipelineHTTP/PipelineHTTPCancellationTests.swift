@@ -108,6 +108,25 @@ struct PipelineHTTPCancellationTests {
         #expect(http.server.hits(after) == 1)
     }
 
+    @Test("cancelling a request whose fetch waits to retry (Retry-After) frees the slot and sends no retry")
+    func cancelDuringRetryWait() async throws {
+        var configuration = http.configuration()
+        configuration.maximumActiveDownloads = 1
+        let pipeline = ImagePipeline(configuration: configuration)
+        let unavailable = "/status/503?retry-after=8&test=retry-wait"
+        let waiting = pipeline.request(ImageRequest(location: http.url(unavailable), variant: .named("gray")))
+        #expect(await http.server.wait(timeout: 10) { http.server.finished(unavailable).count == 1 })
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) { try await waiting.response }
+        // A download slot is held until the source's load returns: the next URL is fetched
+        // now (not after the 8 s wait) only if the load stopped waiting when cancelled.
+        let next = "/image/\(HTTPPipelineFixture.imageName)?test=retry-wait"
+        let response = try await pipeline.image(for: http.url(next), variant: "gray")
+        #expect(response.cacheLayer == .rendered)
+        #expect(http.server.hits(unavailable) == 1)
+        #expect(await eventually { pipeline.activity.sessions == 0 && pipeline.activity.activeDownloads == 0 })
+    }
+
     @Test("a request after a cancelled one fetches the URL again and succeeds")
     func laterRequest() async throws {
         let pipeline = ImagePipeline(configuration: http.configuration())
