@@ -1,0 +1,143 @@
+@testable import Darkroom
+import DarkroomCore
+import DarkroomTestSupport
+import Testing
+
+// MARK: - Cancelling requests over HTTP
+
+@Suite("PipelineHTTP: a cancelled request ends at once; the transfer is aborted when nobody wants it")
+struct PipelineHTTPCancellationTests {
+    let http: HTTPPipelineFixture
+
+    init() async throws {
+        http = try await HTTPPipelineFixture.start()
+    }
+
+    /// A URL whose body the server spreads over `seconds`.
+    func slowPath(_ test: String, seconds: Double) -> String {
+        "/slow/\(HTTPPipelineFixture.imageName)?seconds=\(seconds)&test=\(test)"
+    }
+
+    @Test("one of two waiters cancels: it gets CancellationError before the transfer ends, the other gets the image")
+    func oneOfTwo() async throws {
+        let pipeline = ImagePipeline(configuration: http.configuration())
+        let path = slowPath("one-of-two", seconds: 4)
+        let leaving = pipeline.request(ImageRequest(location: http.url(path), variant: .named("circle")))
+        let staying = pipeline.request(ImageRequest(location: http.url(path), variant: .named("circle")))
+        #expect(await http.server.wait(timeout: 10) { http.server.hits(path) == 1 })
+        // The cancelled waiter is awaited on a thread of its own, so what it sees on resuming
+        // (the time, the server's log) is not delayed by a cooperative pool other suites fill.
+        let thread = ThreadPool(name: "test.http-cancelled", count: 1)
+        defer { thread.stop() }
+        let server = http.server
+        let cancelled = Task(executorPreference: PoolTaskExecutor(pool: thread)) {
+            let cancelledAt = ContinuousClock.now
+            leaving.cancel()
+            let error = await thrownError { _ = try await leaving.response }
+            return (error, ContinuousClock.now - cancelledAt, server.finished(path).isEmpty)
+        }
+        let (error, waited, transferRunning) = await cancelled.value
+        #expect(error is CancellationError, "got \(String(describing: error))")
+        #expect(transferRunning, "the transfer ended before the cancelled waiter was answered")
+        #expect(waited < .seconds(1))
+        #expect(!staying.isFinished)
+
+        let response = try await staying.response
+        #expect(response.bytes == (try HTTPPipelineFixture.expected([PipelineFixture.circle]))[0])
+        // The server logs the end after its last chunk's pause: wait for it.
+        #expect(await http.server.wait(timeout: 10) { !http.server.finished(path).isEmpty })
+        #expect(http.server.finished(path).map(\.outcome) == ["completed"])
+        #expect(http.server.hits(path) == 1)
+    }
+
+    @Test("when both waiters cancel, the server sees the transfer aborted")
+    func bothCancel() async throws {
+        let pipeline = ImagePipeline(configuration: http.configuration())
+        let path = slowPath("both", seconds: 4)
+        let first = pipeline.request(ImageRequest(location: http.url(path), variant: .named("circle")))
+        let second = pipeline.request(ImageRequest(location: http.url(path), variant: .named("gray")))
+        #expect(await http.server.wait(timeout: 10) { http.server.hits(path) == 1 })
+        first.cancel()
+        second.cancel()
+        await #expect(throws: CancellationError.self) { try await first.response }
+        await #expect(throws: CancellationError.self) { try await second.response }
+        #expect(await http.server.wait(timeout: 10) { !http.server.finished(path).isEmpty })
+        #expect(http.server.finished(path).map(\.outcome) == ["aborted"])
+        #expect(await eventually { pipeline.activity.sessions == 0 && pipeline.activity.renderJobs == 0 })
+    }
+
+    @Test("cancelling the Swift task awaiting image(for:variant:) ends it at once and aborts the transfer")
+    func swiftTaskCancellation() async throws {
+        let pipeline = ImagePipeline(configuration: http.configuration())
+        let path = slowPath("swift-task", seconds: 4)
+        let url = http.url(path)
+        // The awaiting task runs on its own thread, so a cooperative pool filled by other
+        // suites cannot delay its start or its cancellation.
+        let thread = ThreadPool(name: "test.http-awaiting", count: 1)
+        defer { thread.stop() }
+        let waiting = Task(executorPreference: PoolTaskExecutor(pool: thread)) {
+            try await pipeline.image(for: url, variant: "circle")
+        }
+        #expect(await http.server.wait(timeout: 10) { http.server.hits(path) == 1 })
+        waiting.cancel()
+        let result = await waiting.result
+        #expect(throws: CancellationError.self) { try result.get() }
+        #expect(await http.server.wait(timeout: 10) { !http.server.finished(path).isEmpty })
+        #expect(http.server.finished(path).map(\.outcome) == ["aborted"])
+    }
+
+    @Test("a queued request cancelled before its turn never reaches the server")
+    func queuedNeverSent() async throws {
+        var configuration = http.configuration()
+        configuration.maximumActiveDownloads = 1
+        let pipeline = ImagePipeline(configuration: configuration)
+        let busy = "/image/\(HTTPPipelineFixture.imageName)?test=queued&delay=1"
+        let queued = "/image/\(HTTPPipelineFixture.imageName)?test=queued&n=cancelled"
+        let running = pipeline.request(ImageRequest(location: http.url(busy), variant: .named("gray")))
+        #expect(await http.server.wait(timeout: 10) { http.server.hits(busy) == 1 })
+        let cancelled = pipeline.request(ImageRequest(location: http.url(queued), variant: .named("gray")))
+        #expect(await eventually { pipeline.activity.queuedDownloads == 1 })
+        cancelled.cancel()
+        await #expect(throws: CancellationError.self) { try await cancelled.response }
+        #expect(pipeline.activity.queuedDownloads == 0)
+        _ = try await running.response
+        // A request made after the slot freed is answered: the cancelled one never went out.
+        let after = "/image/\(HTTPPipelineFixture.imageName)?test=queued&n=after"
+        _ = try await pipeline.image(for: http.url(after), variant: "gray")
+        #expect(http.server.hits(queued) == 0)
+        #expect(http.server.hits(after) == 1)
+    }
+
+    @Test("cancelling a request whose fetch waits to retry (Retry-After) frees the slot and sends no retry")
+    func cancelDuringRetryWait() async throws {
+        var configuration = http.configuration()
+        configuration.maximumActiveDownloads = 1
+        let pipeline = ImagePipeline(configuration: configuration)
+        let unavailable = "/status/503?retry-after=8&test=retry-wait"
+        let waiting = pipeline.request(ImageRequest(location: http.url(unavailable), variant: .named("gray")))
+        #expect(await http.server.wait(timeout: 10) { http.server.finished(unavailable).count == 1 })
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) { try await waiting.response }
+        // A download slot is held until the source's load returns: the next URL is fetched
+        // now (not after the 8 s wait) only if the load stopped waiting when cancelled.
+        let next = "/image/\(HTTPPipelineFixture.imageName)?test=retry-wait"
+        let response = try await pipeline.image(for: http.url(next), variant: "gray")
+        #expect(response.cacheLayer == .rendered)
+        #expect(http.server.hits(unavailable) == 1)
+        #expect(await eventually { pipeline.activity.sessions == 0 && pipeline.activity.activeDownloads == 0 })
+    }
+
+    @Test("a request after a cancelled one fetches the URL again and succeeds")
+    func laterRequest() async throws {
+        let pipeline = ImagePipeline(configuration: http.configuration())
+        let path = slowPath("later", seconds: 1)
+        let cancelled = pipeline.request(ImageRequest(location: http.url(path), variant: .named("gray")))
+        #expect(await http.server.wait(timeout: 10) { http.server.hits(path) == 1 })
+        cancelled.cancel()
+        await #expect(throws: CancellationError.self) { try await cancelled.response }
+        let response = try await pipeline.image(for: http.url(path), variant: "gray")
+        #expect(response.cacheLayer == .rendered)
+        #expect(response.bytes == (try HTTPPipelineFixture.expected([PipelineFixture.gray]))[0])
+        #expect(http.server.hits(path) == 2)
+    }
+}

@@ -1,0 +1,102 @@
+import Darkroom
+import DarkroomCore
+import DarkroomTestSupport
+import Testing
+
+// MARK: - The order downloads reach the server
+
+@Suite("PipelineHTTP: with one download slot, the server sees queued URLs by priority, then LIFO or FIFO")
+struct PipelineHTTPSchedulingTests {
+    let http: HTTPPipelineFixture
+
+    init() async throws {
+        http = try await HTTPPipelineFixture.start()
+    }
+
+    /// `/image/gradient.jpg?test=NAME`: a distinct URL per name.
+    func path(_ name: String, _ test: String) -> String {
+        "/image/\(HTTPPipelineFixture.imageName)?test=\(test)&n=\(name)"
+    }
+
+    func pipeline(_ order: ImagePipeline.QueueOrder) -> ImagePipeline {
+        var configuration = http.configuration()
+        configuration.maximumActiveDownloads = 1
+        configuration.queueOrder = order
+        return ImagePipeline(configuration: configuration)
+    }
+
+    /// Starts a request for a URL the server answers after 2.5 s, which takes the only download
+    /// slot; returns once the server has it. The caller then queues requests behind it.
+    func occupySlot(_ pipeline: ImagePipeline, _ test: String) async -> (ImageTask, String) {
+        let blocker = "/image/\(HTTPPipelineFixture.imageName)?test=\(test)&n=blocker&delay=2.5"
+        let task = pipeline.request(ImageRequest(location: http.url(blocker), variant: .named("gray")))
+        #expect(await http.server.wait(timeout: 10) { http.server.hits(blocker) == 1 })
+        #expect(pipeline.activity.activeDownloads == 1)
+        return (task, blocker)
+    }
+
+    /// Queues requests for `names` one after the other (each seen queued before the next).
+    func enqueue(
+        _ pipeline: ImagePipeline, _ names: [String], _ test: String, priority: ImagePriority = .normal
+    ) async -> [ImageTask] {
+        var tasks: [ImageTask] = []
+        for name in names {
+            let queuedBefore = pipeline.activity.queuedDownloads
+            tasks.append(pipeline.request(ImageRequest(location: http.url(path(name, test)), variant: .named("gray"), priority: priority)))
+            #expect(await eventually { pipeline.activity.queuedDownloads == queuedBefore + 1 })
+        }
+        return tasks
+    }
+
+    /// Awaits every task; checks the blocker was still in flight when the last was queued.
+    func finish(_ tasks: [ImageTask], blocker: String) async throws {
+        #expect(http.server.finished(blocker).isEmpty, "the slot was freed before the queue was built")
+        for task in tasks { _ = try await task.response }
+    }
+
+    @Test("LIFO: A, B, C queued behind a busy slot reach the server as C, B, A")
+    func lifo() async throws {
+        let pipeline = pipeline(.lifo)
+        let (first, blocker) = await occupySlot(pipeline, "lifo")
+        let queued = await enqueue(pipeline, ["a", "b", "c"], "lifo")
+        try await finish([first] + queued, blocker: blocker)
+        let order = http.requestOrder(among: [blocker] + ["a", "b", "c"].map { path($0, "lifo") })
+        #expect(order == [blocker, path("c", "lifo"), path("b", "lifo"), path("a", "lifo")])
+    }
+
+    @Test("FIFO: A, B, C queued behind a busy slot reach the server as A, B, C")
+    func fifo() async throws {
+        let pipeline = pipeline(.fifo)
+        let (first, blocker) = await occupySlot(pipeline, "fifo")
+        let queued = await enqueue(pipeline, ["a", "b", "c"], "fifo")
+        try await finish([first] + queued, blocker: blocker)
+        let order = http.requestOrder(among: [blocker] + ["a", "b", "c"].map { path($0, "fifo") })
+        #expect(order == [blocker, path("a", "fifo"), path("b", "fifo"), path("c", "fifo")])
+    }
+
+    @Test("raising queued Y's task priority above X's makes the server see Y first")
+    func promotedTask() async throws {
+        let pipeline = pipeline(.fifo)
+        let (first, blocker) = await occupySlot(pipeline, "promote")
+        let queued = await enqueue(pipeline, ["x", "y"], "promote", priority: .low)
+        queued[1].priority = .high
+        #expect(pipeline.activity.queuedDownloadKeys == [http.url(path("y", "promote")), http.url(path("x", "promote"))])
+        try await finish([first] + queued, blocker: blocker)
+        let order = http.requestOrder(among: [blocker, path("x", "promote"), path("y", "promote")])
+        #expect(order == [blocker, path("y", "promote"), path("x", "promote")])
+    }
+
+    @Test("a high-priority request for Y's URL (another variant) lifts Y's shared download above X")
+    func promotedByNewWaiter() async throws {
+        let pipeline = pipeline(.fifo)
+        let (first, blocker) = await occupySlot(pipeline, "waiter")
+        let queued = await enqueue(pipeline, ["x", "y"], "waiter", priority: .low)
+        let urgent = pipeline.request(ImageRequest(location: http.url(path("y", "waiter")), variant: .named("circle"), priority: .high))
+        #expect(await eventually { pipeline.activity.queuedDownloadKeys.first == http.url(path("y", "waiter")) })
+        #expect(pipeline.activity.queuedDownloads == 2)
+        try await finish([first] + queued + [urgent], blocker: blocker)
+        let order = http.requestOrder(among: [blocker, path("x", "waiter"), path("y", "waiter")])
+        #expect(order == [blocker, path("y", "waiter"), path("x", "waiter")])
+        #expect(http.server.hits(path("y", "waiter")) == 1)
+    }
+}

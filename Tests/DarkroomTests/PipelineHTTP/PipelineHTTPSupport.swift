@@ -1,0 +1,71 @@
+import Darkroom
+import DarkroomCache
+import DarkroomCore
+import DarkroomCurl
+import DarkroomTestSupport
+import Foundation
+
+// MARK: - Pipelines over the loopback HTTP server
+
+/// A real loopback HTTP server, an `HTTPSource` that may reach it, and pipelines over both.
+struct HTTPPipelineFixture {
+    let server: LoopbackHTTPServer
+    let source: HTTPSource
+
+    /// The fixture every HTTP pipeline test fetches (64×48, 861 bytes).
+    static let imageName = "gradient.jpg"
+    static var imageBytes: [UInt8] { Fixtures.bytes(imageName) }
+
+    /// Starts the server on a thread of its own: `LoopbackHTTPServer.start()` blocks while
+    /// Python starts, and blocking the few cooperative threads would delay every other test.
+    static func start() async throws -> HTTPPipelineFixture {
+        let server = try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try LoopbackHTTPServer.start() }) }.start()
+        }
+        var settings = HTTPSourceSettings()
+        settings.allowPrivateNetworks = true
+        settings.retry.baseDelay = 0.05
+        return HTTPPipelineFixture(server: server, source: HTTPSource(settings: settings))
+    }
+
+    /// The pipeline configuration of the pipeline tests (circle, rounded, thumbnail, gray)
+    /// with the HTTP source first.
+    func configuration(
+        memory: EncodedImageMemoryCache? = EncodedImageMemoryCache(), disk: DiskCache? = nil
+    ) -> ImagePipeline.Configuration {
+        PipelineFixture.configuration(source: source, memory: memory, disk: disk)
+    }
+
+    func url(_ path: String) -> String { server.url(path) }
+
+    /// The paths of every request the server received, in arrival order, among `paths`.
+    func requestOrder(among paths: [String]) -> [String] {
+        server.events().filter { $0.event == "request" && paths.contains($0.path) }.map(\.path)
+    }
+
+    /// The statuses the server sent for `path`, in order.
+    func statuses(_ path: String) -> [Int?] {
+        server.finished(path).map(\.status)
+    }
+
+    /// What `VariantRenderer` makes of the fixture for `targets` (the bytes a pipeline must match).
+    static func expected(_ targets: [RenderTarget], from bytes: [UInt8] = imageBytes) throws -> [[UInt8]] {
+        try VariantRenderer(registry: PipelineFixture.registry).render(bytes, targets: targets).map(\.bytes)
+    }
+}
+
+/// The `fetchFailed` status and reason of `error`, or `nil` for any other error.
+func fetchFailure(of error: (any Error)?) -> (status: Int?, reason: String)? {
+    if case let DarkroomError.fetchFailed(_, status, reason)? = error as? DarkroomError { return (status, reason) }
+    return nil
+}
+
+/// The error `body` throws (`nil` when it returns).
+func thrownError(_ body: () async throws -> Void) async -> (any Error)? {
+    do {
+        try await body()
+        return nil
+    } catch {
+        return error
+    }
+}
