@@ -24,7 +24,7 @@ struct HTTPSourceTimeoutTests {
             _ = try await HTTPSource(settings: settings).load(server.url("/trickle?bytes=100000&rate=100"))
         }
         #expect(failure.reason == "transfer too slow: less than 1000 bytes/s for 1 s (low-speed limit)")
-        #expect(ContinuousClock.now - started < .seconds(4))
+        #expect(ContinuousClock.now - started < .seconds(8))
         #expect(server.hits("/trickle?bytes=100000&rate=100") == 1)
     }
 
@@ -37,11 +37,11 @@ struct HTTPSourceTimeoutTests {
             _ = try await HTTPSource(settings: settings).load(server.url("/slow/gradient.jpg?seconds=5"))
         }
         #expect(failure.reason == "timed out after 600 ms (total timeout)")
-        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(ContinuousClock.now - started < .seconds(4))
         #expect(server.hits("/slow/gradient.jpg?seconds=5") == 1)
     }
 
-    @Test("cancelling a slow load throws within a second and the server sees the abort")
+    @Test("cancelling a slow load throws long before the transfer would end, and the server sees the abort")
     func cancellation() async throws {
         let source = HTTPSource(settings: .loopback)
         let path = "/slow/gradient.jpg?seconds=10"
@@ -57,7 +57,7 @@ struct HTTPSourceTimeoutTests {
         } catch {
             #expect(error as? DarkroomError == .cancelled)
         }
-        #expect(ContinuousClock.now - cancelled < .seconds(1))
+        #expect(ContinuousClock.now - cancelled < .seconds(3))
         #expect(await server.wait(timeout: 5) { server.finished(path).first?.outcome == "aborted" })
         #expect(source.statistics.retries == 0)
     }

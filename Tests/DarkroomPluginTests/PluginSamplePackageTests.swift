@@ -43,11 +43,17 @@ struct PluginSamplePackageTests {
             try Data(text.utf8).write(to: url)
         }
 
-        func swift(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        /// Runs `swift ARGUMENTS` in the sample folder, waiting on a thread of its own.
+        func swift(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+            let folder = folder.url
+            return try await onOwnThread { try Self.run(arguments, in: folder) }
+        }
+
+        static func run(_ arguments: [String], in folder: URL) throws -> (status: Int32, output: String) {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["swift"] + arguments
-            process.currentDirectoryURL = folder.url
+            process.currentDirectoryURL = folder
             let pipe = Pipe()
             process.standardOutput = pipe
             process.standardError = pipe
@@ -72,28 +78,28 @@ struct PluginSamplePackageTests {
         """
 
     @Test("the build-tool plugin fails the build with file:line diagnostics, then passes once fixed")
-    func buildToolPlugin() throws {
+    func buildToolPlugin() async throws {
         let sample = try Sample()
         try sample.write("filters.d/10-soft.toml", Self.broken)
-        let failed = try sample.swift(["build", "--scratch-path", Self.scratch])
+        let failed = try await sample.swift(["build", "--scratch-path", Self.scratch])
         #expect(failed.status != 0)
         #expect(failed.output.contains("10-soft.toml:2: error: unknown filter 'blurr'"), "\(failed.output.suffix(2000))")
 
         try sample.write("filters.d/10-soft.toml", Self.valid)
-        let passed = try sample.swift(["build", "--scratch-path", Self.scratch])
+        let passed = try await sample.swift(["build", "--scratch-path", Self.scratch])
         #expect(passed.status == 0, "\(passed.output.suffix(2000))")
     }
 
     @Test("the command plugin reports errors and exits non-zero, and passes a valid folder")
-    func commandPlugin() throws {
+    func commandPlugin() async throws {
         let sample = try Sample()
         try sample.write("filters.d/10-soft.toml", Self.broken)
-        let failed = try sample.swift(["package", "--scratch-path", Self.scratch, "darkroom-check"])
+        let failed = try await sample.swift(["package", "--scratch-path", Self.scratch, "darkroom-check"])
         #expect(failed.status != 0)
         #expect(failed.output.contains("10-soft.toml:2: unknown filter 'blurr'"), "\(failed.output.suffix(2000))")
 
         try sample.write("filters.d/10-soft.toml", Self.valid)
-        let passed = try sample.swift(["package", "--scratch-path", Self.scratch, "darkroom-check"])
+        let passed = try await sample.swift(["package", "--scratch-path", Self.scratch, "darkroom-check"])
         #expect(passed.status == 0, "\(passed.output.suffix(2000))")
         #expect(passed.output.contains("is valid"))
     }
