@@ -44,10 +44,11 @@ let package = Package(
     ],
     targets: [
         // MARK: - C walls
-        .systemLibrary(
+        // libgd (libgd-dev) is loaded with dlopen on first use, not linked: see Sources/CGD/include/CGD.h.
+        .target(
             name: "CGD",
             path: "Sources/CGD",
-            providers: [.apt(["libgd-dev"])]
+            linkerSettings: [.linkedLibrary("z")]
         ),
         .target(
             name: "CJPEG",
@@ -65,11 +66,11 @@ let package = Package(
             path: "Sources/CWebP",
             providers: [.apt(["libwebp-dev"])]
         ),
-        // libcurl's variadic setopt/getinfo wrapped in typed C functions Swift can call.
+        // libcurl's variadic setopt/getinfo wrapped in typed C functions Swift can call; libcurl
+        // (libcurl4-openssl-dev) is loaded with dlopen on first use, not linked.
         .target(
             name: "CCurlShims",
-            path: "Sources/CCurlShims",
-            linkerSettings: [.linkedLibrary("curl")]
+            path: "Sources/CCurlShims"
         ),
 
         // MARK: - Core

@@ -1,4 +1,5 @@
 #include "ccurl_shims.h"
+#include "ccurl_api.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -7,48 +8,46 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-// MARK: - Global
-
-int ccurl_global_init(void) { return (int)curl_global_init(CURL_GLOBAL_DEFAULT); }
-
 // MARK: - Typed setopt / getinfo
+// Called only with handles made by the loaded libcurl, so ccurl_api is set. The parentheses
+// keep curl.h's type-checking macros of the same names from expanding.
 
 CURLcode ccurl_easy_setopt_long(CURL *easy, CURLoption option, long value) {
-    return curl_easy_setopt(easy, option, value);
+    return (ccurl_api.curl_easy_setopt)(easy, option, value);
 }
 
 CURLcode ccurl_easy_setopt_string(CURL *easy, CURLoption option, const char *value) {
-    return curl_easy_setopt(easy, option, value);
+    return (ccurl_api.curl_easy_setopt)(easy, option, value);
 }
 
 CURLcode ccurl_easy_setopt_pointer(CURL *easy, CURLoption option, void *value) {
-    return curl_easy_setopt(easy, option, value);
+    return (ccurl_api.curl_easy_setopt)(easy, option, value);
 }
 
 CURLcode ccurl_easy_setopt_off_t(CURL *easy, CURLoption option, long long value) {
-    return curl_easy_setopt(easy, option, (curl_off_t)value);
+    return (ccurl_api.curl_easy_setopt)(easy, option, (curl_off_t)value);
 }
 
 CURLcode ccurl_easy_getinfo_long(CURL *easy, CURLINFO info, long *value) {
-    return curl_easy_getinfo(easy, info, value);
+    return (ccurl_api.curl_easy_getinfo)(easy, info, value);
 }
 
 CURLcode ccurl_easy_getinfo_string(CURL *easy, CURLINFO info, const char **value) {
     char *text = NULL;
-    CURLcode code = curl_easy_getinfo(easy, info, &text);
+    CURLcode code = (ccurl_api.curl_easy_getinfo)(easy, info, &text);
     *value = text;
     return code;
 }
 
 CURLcode ccurl_easy_getinfo_off_t(CURL *easy, CURLINFO info, long long *value) {
     curl_off_t number = 0;
-    CURLcode code = curl_easy_getinfo(easy, info, &number);
+    CURLcode code = (ccurl_api.curl_easy_getinfo)(easy, info, &number);
     *value = (long long)number;
     return code;
 }
 
 CURLMcode ccurl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
-    return curl_multi_setopt(multi, option, value);
+    return (ccurl_api.curl_multi_setopt)(multi, option, value);
 }
 
 // MARK: - Growing buffers
@@ -174,13 +173,13 @@ ccurl_transfer *ccurl_transfer_create(CURL *easy, size_t max_bytes, int allow_pr
     if (!transfer) return NULL;
     transfer->max_bytes = max_bytes;
     transfer->allow_private = allow_private;
-    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, write_body);
-    curl_easy_setopt(easy, CURLOPT_WRITEDATA, transfer);
-    curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, write_header);
-    curl_easy_setopt(easy, CURLOPT_HEADERDATA, transfer);
-    curl_easy_setopt(easy, CURLOPT_OPENSOCKETFUNCTION, open_socket);
-    curl_easy_setopt(easy, CURLOPT_OPENSOCKETDATA, transfer);
-    curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, transfer->error);
+    (ccurl_api.curl_easy_setopt)(easy, CURLOPT_WRITEFUNCTION, write_body);
+    (ccurl_api.curl_easy_setopt)(easy, CURLOPT_WRITEDATA, transfer);
+    (ccurl_api.curl_easy_setopt)(easy, CURLOPT_HEADERFUNCTION, write_header);
+    (ccurl_api.curl_easy_setopt)(easy, CURLOPT_HEADERDATA, transfer);
+    (ccurl_api.curl_easy_setopt)(easy, CURLOPT_OPENSOCKETFUNCTION, open_socket);
+    (ccurl_api.curl_easy_setopt)(easy, CURLOPT_OPENSOCKETDATA, transfer);
+    (ccurl_api.curl_easy_setopt)(easy, CURLOPT_ERRORBUFFER, transfer->error);
     return transfer;
 }
 

@@ -9,7 +9,8 @@ import Foundation
 ///
 /// - **Thread.** Started on the first transfer; it loops `curl_multi_poll` /
 ///   `curl_multi_perform`, and exits after ``idleExit`` seconds with nothing to do, or at once
-///   after ``shutdown()``. A later transfer starts a new one. The multi handle (and its
+///   after ``shutdown()``. A later transfer starts a new one. The multi handle is made on the
+///   first transfer (so an ``HTTPSource`` that never fetches never loads libcurl); it (and its
 ///   connection cache) lives as long as the loop.
 /// - **Other threads** never touch the multi handle: ``perform(_:)`` queues a transfer and
 ///   calls `curl_multi_wakeup` (the one multi function that is safe from any thread); the loop
@@ -20,7 +21,8 @@ import Foundation
 ///   between threads (`pending`, `cancelling`, `threadRunning`, `stopping`, and each
 ///   transfer's `continuation` / `cancelRequested`); `active` belongs to the loop thread alone.
 final class CurlEventLoop: @unchecked Sendable {
-    private let multi: UnsafeMutableRawPointer
+    /// Made on the first transfer, under `lock`, and never changed afterwards.
+    private var multiHandle: UnsafeMutableRawPointer?
     private let lock = NSLock()
     private var pending: [CurlTransfer] = []
     private var cancelling: [CurlTransfer] = []
@@ -34,16 +36,24 @@ final class CurlEventLoop: @unchecked Sendable {
     private static let globalInit: Int32 = ccurl_global_init()
 
     init(idleExit: Double = 2) {
-        _ = Self.globalInit
-        multi = curl_multi_init()!
         self.idleExit = idleExit
-        _ = ccurl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
-        _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, 64)
     }
 
     deinit {
         // The thread holds a strong reference while it runs, so it has exited by now.
-        curl_multi_cleanup(multi)
+        if let multiHandle { ccurl_multi_cleanup(multiHandle) }
+    }
+
+    /// With `lock` held: the multi handle, made (after libcurl's global init) on the first
+    /// call; `nil` when libcurl cannot make one.
+    private func makeMultiHandle() -> UnsafeMutableRawPointer? {
+        if let multiHandle { return multiHandle }
+        _ = Self.globalInit
+        guard let made = ccurl_multi_init() else { return nil }
+        _ = ccurl_multi_setopt_long(made, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        _ = ccurl_multi_setopt_long(made, CURLMOPT_MAXCONNECTS, 64)
+        multiHandle = made
+        return made
     }
 
     /// Whether the loop thread is running (for tests: no thread outlives its work).
@@ -74,6 +84,12 @@ final class CurlEventLoop: @unchecked Sendable {
             continuation.resume(throwing: DarkroomError.cancelled)
             return
         }
+        guard let multi = makeMultiHandle() else {
+            lock.unlock()
+            continuation.resume(throwing: DarkroomError.fetchFailed(
+                url: "", status: nil, reason: "libcurl could not create a multi handle"))
+            return
+        }
         transfer.continuation = continuation
         pending.append(transfer)
         let startThread = !threadRunning
@@ -84,7 +100,7 @@ final class CurlEventLoop: @unchecked Sendable {
             thread.name = "darkroom.http"
             thread.start()
         } else {
-            curl_multi_wakeup(multi)
+            ccurl_multi_wakeup(multi)
         }
     }
 
@@ -99,11 +115,12 @@ final class CurlEventLoop: @unchecked Sendable {
         } else if transfer.continuation != nil {
             cancelling.append(transfer)
         }
+        let multi = multiHandle
         lock.unlock()
         if let resumeNow {
             resumeNow.resume(throwing: DarkroomError.cancelled)
-        } else {
-            curl_multi_wakeup(multi)
+        } else if let multi {
+            ccurl_multi_wakeup(multi)
         }
     }
 
@@ -111,13 +128,22 @@ final class CurlEventLoop: @unchecked Sendable {
     func shutdown() {
         lock.lock()
         stopping = true
+        let multi = multiHandle
         lock.unlock()
-        curl_multi_wakeup(multi)
+        if let multi { ccurl_multi_wakeup(multi) }
     }
 
     // MARK: - The loop thread
 
     private func run() {
+        lock.lock()
+        // Set by submit before it started this thread.
+        guard let multi = multiHandle else {
+            threadRunning = false
+            lock.unlock()
+            return
+        }
+        lock.unlock()
         var idleSince = Date()
         while true {
             lock.lock()
@@ -134,20 +160,20 @@ final class CurlEventLoop: @unchecked Sendable {
             lock.unlock()
 
             for transfer in adding {
-                let code = curl_multi_add_handle(multi, transfer.easy)
+                let code = ccurl_multi_add_handle(multi, transfer.easy)
                 if code == CURLM_OK {
                     active[transfer.easy] = transfer
                 } else {
-                    let message = String(cString: curl_multi_strerror(code))
+                    let message = String(cString: ccurl_multi_strerror(code))
                     finish(transfer, with: .failure(DarkroomError.fetchFailed(
                         url: "", status: nil, reason: "libcurl refused the transfer: \(message)")))
                 }
             }
             for transfer in removing where active[transfer.easy] != nil {
-                abort(transfer, with: DarkroomError.cancelled)
+                abort(transfer, with: DarkroomError.cancelled, in: multi)
             }
             if stop {
-                for transfer in Array(active.values) { abort(transfer, with: DarkroomError.cancelled) }
+                for transfer in Array(active.values) { abort(transfer, with: DarkroomError.cancelled, in: multi) }
                 lock.lock()
                 // Transfers submitted after `stopping` was set were refused in submit.
                 let late = pending
@@ -160,29 +186,29 @@ final class CurlEventLoop: @unchecked Sendable {
 
             var running: Int32 = 0
             let busy = !active.isEmpty
-            curl_multi_perform(multi, &running)
-            collectFinished()
+            ccurl_multi_perform(multi, &running)
+            collectFinished(multi)
             if busy { idleSince = Date() }
             var ready: Int32 = 0
-            curl_multi_poll(multi, nil, 0, active.isEmpty ? 250 : 1000, &ready)
+            ccurl_multi_poll(multi, nil, 0, active.isEmpty ? 250 : 1000, &ready)
         }
     }
 
-    private func collectFinished() {
+    private func collectFinished(_ multi: UnsafeMutableRawPointer) {
         var left: Int32 = 0
-        while let message = curl_multi_info_read(multi, &left) {
+        while let message = ccurl_multi_info_read(multi, &left) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
             // `data.result` shares a union with `data.whatever`; read the CURLcode.
             let code = message.pointee.data.result
             guard let transfer = active.removeValue(forKey: easy) else { continue }
-            curl_multi_remove_handle(multi, easy)
+            ccurl_multi_remove_handle(multi, easy)
             finish(transfer, with: .success(transfer.response(code: code)))
         }
     }
 
-    private func abort(_ transfer: CurlTransfer, with error: DarkroomError) {
+    private func abort(_ transfer: CurlTransfer, with error: DarkroomError, in multi: UnsafeMutableRawPointer) {
         active.removeValue(forKey: transfer.easy)
-        curl_multi_remove_handle(multi, transfer.easy)
+        ccurl_multi_remove_handle(multi, transfer.easy)
         finish(transfer, with: .failure(error))
     }
 

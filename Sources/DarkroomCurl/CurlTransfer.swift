@@ -57,14 +57,14 @@ final class CurlTransfer: @unchecked Sendable {
     var cancelRequested = false
 
     init(_ request: CurlRequest) throws {
-        guard let easy = curl_easy_init() else {
+        guard let easy = ccurl_easy_init() else {
             throw DarkroomError.fetchFailed(url: request.url, status: nil, reason: "libcurl could not create a transfer")
         }
         let settings = request.settings
         guard let buffers = ccurl_transfer_create(
             easy, settings.maxResponseBytes, settings.allowPrivateNetworks ? 1 : 0)
         else {
-            curl_easy_cleanup(easy)
+            ccurl_easy_cleanup(easy)
             throw DarkroomError.fetchFailed(url: request.url, status: nil, reason: "out of memory")
         }
         self.easy = easy
@@ -89,16 +89,16 @@ final class CurlTransfer: @unchecked Sendable {
         }
         var list: UnsafeMutablePointer<curl_slist>?
         for line in request.headerLines {
-            list = curl_slist_append(list, line)
+            list = ccurl_slist_append(list, line)
         }
         headerList = list
         if let list { _ = ccurl_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(list)) }
     }
 
     deinit {
-        curl_easy_cleanup(easy)
+        ccurl_easy_cleanup(easy)
         ccurl_transfer_free(buffers)
-        curl_slist_free_all(headerList)
+        ccurl_slist_free_all(headerList)
     }
 
     // MARK: - Options

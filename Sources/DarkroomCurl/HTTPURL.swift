@@ -21,14 +21,16 @@ struct HTTPURL: Sendable, Hashable {
     /// Parses `text`; `role` names it in errors ("URL", "redirect to …").
     /// - Throws: ``DarkroomError/fetchFailed(url:status:reason:)`` for a malformed URL or a
     ///   scheme other than http and https.
+    ///   Also thrown, with an install hint, when libcurl is not installed.
     init(_ text: String) throws {
-        guard let handle = curl_url() else {
+        try CurlLibrary.require(url: text)
+        guard let handle = ccurl_url() else {
             throw DarkroomError.fetchFailed(url: text, status: nil, reason: "out of memory")
         }
-        defer { curl_url_cleanup(handle) }
-        let parsed = curl_url_set(handle, CURLUPART_URL, text, UInt32(CURLU_NON_SUPPORT_SCHEME))
+        defer { ccurl_url_cleanup(handle) }
+        let parsed = ccurl_url_set(handle, CURLUPART_URL, text, UInt32(CURLU_NON_SUPPORT_SCHEME))
         guard parsed == CURLUE_OK else {
-            let why = String(cString: curl_url_strerror(parsed))
+            let why = String(cString: ccurl_url_strerror(parsed))
             throw DarkroomError.fetchFailed(url: text, status: nil, reason: "not a valid URL (\(why.lowercased()))")
         }
         guard let scheme = Self.part(handle, CURLUPART_SCHEME)?.lowercased(), scheme == "http" || scheme == "https"
@@ -40,9 +42,9 @@ struct HTTPURL: Sendable, Hashable {
         guard let host = Self.part(handle, CURLUPART_HOST)?.lowercased(), !host.isEmpty else {
             throw DarkroomError.fetchFailed(url: text, status: nil, reason: "not a valid URL (no host)")
         }
-        _ = curl_url_set(handle, CURLUPART_SCHEME, scheme, 0)
-        _ = curl_url_set(handle, CURLUPART_HOST, host, 0)
-        _ = curl_url_set(handle, CURLUPART_FRAGMENT, nil, 0)
+        _ = ccurl_url_set(handle, CURLUPART_SCHEME, scheme, 0)
+        _ = ccurl_url_set(handle, CURLUPART_HOST, host, 0)
+        _ = ccurl_url_set(handle, CURLUPART_FRAGMENT, nil, 0)
         guard let normalized = Self.part(handle, CURLUPART_URL, flags: UInt32(CURLU_NO_DEFAULT_PORT)) else {
             throw DarkroomError.fetchFailed(url: text, status: nil, reason: "not a valid URL")
         }
@@ -59,8 +61,8 @@ struct HTTPURL: Sendable, Hashable {
 
     private static func part(_ handle: OpaquePointer, _ part: CURLUPart, flags: UInt32 = 0) -> String? {
         var out: UnsafeMutablePointer<CChar>?
-        guard curl_url_get(handle, part, &out, flags) == CURLUE_OK, let out else { return nil }
-        defer { curl_free(out) }
+        guard ccurl_url_get(handle, part, &out, flags) == CURLUE_OK, let out else { return nil }
+        defer { ccurl_free(out) }
         return String(cString: out)
     }
 }

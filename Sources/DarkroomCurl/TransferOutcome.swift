@@ -41,7 +41,7 @@ enum TransferOutcome {
     ) -> TransferOutcome {
         let code = CURLcode(rawValue: response.code)
         let detail = response.errorText.isEmpty
-            ? String(cString: curl_easy_strerror(code)) : response.errorText
+            ? String(cString: ccurl_easy_strerror(code)) : response.errorText
         if let (address, kind) = response.refusedAddress, code == CURLE_COULDNT_CONNECT {
             return .failure(failed(
                 "\(address) is \(addressKind(kind)) address; private networks are refused "

@@ -1,20 +1,15 @@
 import CGD
 import DarkroomCore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 // MARK: - GDCapabilities
 
-/// What the libgd linked into this process can read and write, worked out once.
+/// What the libgd loaded into this process can read and write, worked out once (asking
+/// loads libgd; both sets are empty when it is not installed).
 ///
 /// `gdSupportsFileType` says which codecs libgd was *compiled* with. For HEIF and AVIF
 /// that is not enough: libheif and libavif load their codecs separately, so a build can
 /// know the container and still have no HEVC or AV1 decoder. Those two are asked
-/// directly (through `dlsym`, since libgd already loaded them) whether a codec exists.
+/// directly (through `dlsym` in libgd's scope, since libgd loaded them) whether a codec exists.
 ///
 /// ```swift
 /// GDCapabilities.readable.contains(.heif) // true when libheif has an HEVC decoder
@@ -49,7 +44,7 @@ enum GDCapabilities {
     }
 
     private static func gdSupports(_ format: ImageFormat, writing: Bool) -> Bool {
-        gdSupportsFileType("x.\(format.preferredFileExtension)", writing ? 1 : 0) != 0
+        dr_gdSupportsFileType("x.\(format.preferredFileExtension)", writing ? 1 : 0) != 0
     }
 
     // MARK: - Codec libraries behind libgd
@@ -68,10 +63,8 @@ enum GDCapabilities {
         return unsafeBitCast(symbol, to: Function.self)(0, flags) != nil
     }
 
-    /// A symbol from the libraries already loaded into the process (libgd's dependencies).
+    /// A symbol from libgd or the libraries it loaded (libheif, libavif); `nil` without libgd.
     private static func loadedSymbol(_ name: String) -> UnsafeMutableRawPointer? {
-        guard let process = dlopen(nil, RTLD_NOW) else { return nil }
-        defer { dlclose(process) }
-        return dlsym(process, name)
+        darkroom_gd_symbol(name)
     }
 }

@@ -37,8 +37,10 @@ public struct GDDecoder: ImageDecoder {
     /// The formats this process's libgd can encode (see ``GDEncoder`` for the ones Darkroom drives).
     public var writableFormats: Set<ImageFormat> { GDCapabilities.writable }
 
+    /// Whether this libgd reads `header.format`. When libgd is not installed every format is
+    /// claimed, so that ``decode(_:header:options:)`` explains how to install it.
     public func canDecode(_ header: ImageHeader, options: DecodeOptions) -> Bool {
-        readableFormats.contains(header.format)
+        !GDLibrary.isAvailable || readableFormats.contains(header.format)
     }
 
     /// Probes `bytes` and decodes them.
@@ -54,6 +56,7 @@ public struct GDDecoder: ImageDecoder {
     public func decode(_ bytes: [UInt8], header: ImageHeader, options: DecodeOptions) throws -> Image {
         try options.checkLimits(byteCount: bytes.count, header: header)
         let format = header.format
+        try GDLibrary.require(format)
         guard readableFormats.contains(format) else {
             throw DarkroomError.unsupportedFormat(format, reason: "this libgd build cannot read \(format.displayName)")
         }
@@ -99,7 +102,7 @@ public struct GDDecoder: ImageDecoder {
             throw DarkroomError.decodeFailed(
                 format, detail: GDDiagnostics.detail(messages, fallback: "libgd could not read the data"))
         }
-        defer { gdImageDestroy(im) }
+        defer { dr_gdImageDestroy(im) }
         if format == .jpeg, !messages.isEmpty {
             // libjpeg recovered from damage and filled the rest; refuse the partial image.
             let detail = GDDiagnostics.detail(messages, fallback: "")
@@ -114,15 +117,15 @@ public struct GDDecoder: ImageDecoder {
 
     private static func read(_ format: ImageFormat, size: Int32, data: UnsafeMutableRawPointer?) -> gdImagePtr? {
         switch format {
-        case .jpeg: gdImageCreateFromJpegPtrEx(size, data, 0)  // 0: report libjpeg warnings
-        case .png: gdImageCreateFromPngPtr(size, data)
-        case .gif: gdImageCreateFromGifPtr(size, data)
-        case .webp: gdImageCreateFromWebpPtr(size, data)
-        case .avif: gdImageCreateFromAvifPtr(size, data)
-        case .heif: gdImageCreateFromHeifPtr(size, data)
-        case .tiff: gdImageCreateFromTiffPtr(size, data)
-        case .bmp: gdImageCreateFromBmpPtr(size, data)
-        case .tga: gdImageCreateFromTgaPtr(size, data)
+        case .jpeg: dr_gdImageCreateFromJpegPtrEx(size, data, 0)  // 0: report libjpeg warnings
+        case .png: dr_gdImageCreateFromPngPtr(size, data)
+        case .gif: dr_gdImageCreateFromGifPtr(size, data)
+        case .webp: dr_gdImageCreateFromWebpPtr(size, data)
+        case .avif: dr_gdImageCreateFromAvifPtr(size, data)
+        case .heif: dr_gdImageCreateFromHeifPtr(size, data)
+        case .tiff: dr_gdImageCreateFromTiffPtr(size, data)
+        case .bmp: dr_gdImageCreateFromBmpPtr(size, data)
+        case .tga: dr_gdImageCreateFromTgaPtr(size, data)
         }
     }
 

@@ -17,7 +17,7 @@ import Musl
 /// messages. Messages emitted outside ``capturing(_:)`` are dropped.
 ///
 /// ```swift
-/// let (image, messages) = GDDiagnostics.capturing { gdImageCreateFromPngPtr(size, data) }
+/// let (image, messages) = GDDiagnostics.capturing { dr_gdImageCreateFromPngPtr(size, data) }
 /// if image == nil { throw DarkroomError.decodeFailed(.png, detail: GDDiagnostics.detail(messages, fallback: "…")) }
 /// ```
 enum GDDiagnostics {
@@ -54,15 +54,15 @@ enum GDDiagnostics {
 
     /// Installs the handlers exactly once (Swift runs a static initialiser once, atomically).
     private static let handlersInstalled: Void = {
-        gdSetErrorMethod { priority, format, arguments in
+        dr_gdSetErrorMethod { priority, format, arguments in
             guard priority <= GDDiagnostics.warningPriority else { return }
             GDDiagnostics.record(prefix: nil, format: format, arguments: arguments)
         }
         let tiffHandler: TIFFErrorHandler = { module, format, arguments in
             GDDiagnostics.record(prefix: module, format: format, arguments: arguments)
         }
-        _ = TIFFSetErrorHandler(tiffHandler)
-        _ = TIFFSetWarningHandler(tiffHandler)
+        _ = dr_TIFFSetErrorHandler(tiffHandler)
+        _ = dr_TIFFSetWarningHandler(tiffHandler)
     }()
 
     /// Formats one message into the current thread's log, if it has one.

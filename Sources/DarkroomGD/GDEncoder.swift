@@ -32,13 +32,17 @@ public struct GDEncoder: ImageEncoder {
         self.format = format
     }
 
-    /// Whether Darkroom can write `format` with this process's libgd.
+    /// Whether Darkroom writes `format` through libgd. Answered without loading libgd (so
+    /// that registering the encoders costs nothing at start-up); a build of libgd that cannot
+    /// write the format after all, or a missing libgd, makes ``encode(_:options:)`` throw
+    /// ``DarkroomError/unsupportedFormat(_:reason:)``. ``GDDecoder/writableFormats`` gives the
+    /// exact answer (and loads libgd).
     ///
     /// ```swift
     /// GDEncoder.supports(.tga) // false: libgd reads TGA but cannot write it
     /// ```
     public static func supports(_ format: ImageFormat) -> Bool {
-        GDCapabilities.encodable.contains(format) && GDCapabilities.writable.contains(format)
+        GDCapabilities.encodable.contains(format)
     }
 
     public func encode(_ image: Image, options: EncodeOptions) throws -> [UInt8] {
@@ -47,12 +51,13 @@ public struct GDEncoder: ImageEncoder {
                 name: "format", value: options.format.rawValue, expected: "\(format.rawValue) for this encoder")
         }
         try options.validate()
-        guard Self.supports(format) else {
+        if Self.supports(format) { try GDLibrary.require(format) }
+        guard Self.supports(format), GDCapabilities.writable.contains(format) else {
             throw DarkroomError.unsupportedFormat(format, reason: "this libgd build cannot write \(format.displayName)")
         }
         let im = try gdImage(for: image)
-        defer { gdImageDestroy(im) }
-        if format == .jpeg { gdImageInterlace(im, options.progressive ? 1 : 0) }
+        defer { dr_gdImageDestroy(im) }
+        if format == .jpeg { dr_gdImageInterlace(im, options.progressive ? 1 : 0) }
 
         var size: Int32 = 0
         let (written, messages) = GDDiagnostics.capturing { write(im, size: &size, options: options) }
@@ -60,7 +65,7 @@ public struct GDEncoder: ImageEncoder {
             throw DarkroomError.encodeFailed(
                 format, detail: GDDiagnostics.detail(messages, fallback: "libgd produced no output"))
         }
-        defer { gdFree(written) }
+        defer { dr_gdFree(written) }
         guard size > 0 else {
             throw DarkroomError.encodeFailed(
                 format, detail: GDDiagnostics.detail(messages, fallback: "libgd wrote 0 bytes"))
@@ -87,13 +92,13 @@ public struct GDEncoder: ImageEncoder {
     private func write(_ im: gdImagePtr, size: inout Int32, options: EncodeOptions) -> UnsafeMutableRawPointer? {
         let quality = Int32(options.effectiveQuality)
         switch format {
-        case .jpeg: return gdImageJpegPtr(im, &size, quality)
-        case .png: return gdImagePngPtrEx(im, &size, Int32(options.effectiveCompressionLevel))
-        case .webp: return gdImageWebpPtrEx(im, &size, options.lossless ? gdWebpLossless : quality)
-        case .avif: return gdImageAvifPtrEx(im, &size, quality, Int32(options.effectiveSpeed))
-        case .gif: return gdImageGifPtr(im, &size)
-        case .bmp: return gdImageBmpPtr(im, &size, 0)
-        case .tiff: return gdImageTiffPtr(im, &size)
+        case .jpeg: return dr_gdImageJpegPtr(im, &size, quality)
+        case .png: return dr_gdImagePngPtrEx(im, &size, Int32(options.effectiveCompressionLevel))
+        case .webp: return dr_gdImageWebpPtrEx(im, &size, options.lossless ? gdWebpLossless : quality)
+        case .avif: return dr_gdImageAvifPtrEx(im, &size, quality, Int32(options.effectiveSpeed))
+        case .gif: return dr_gdImageGifPtr(im, &size)
+        case .bmp: return dr_gdImageBmpPtr(im, &size, 0)
+        case .tiff: return dr_gdImageTiffPtr(im, &size)
         case .heif, .tga: return nil  // not in GDCapabilities.encodable; refused above
         }
     }

@@ -94,13 +94,13 @@ enum GDPixelConversion {
     /// "save alpha" set when the image has alpha. The caller destroys it.
     static func trueColorImage(from image: Image, format: ImageFormat) throws -> gdImagePtr {
         guard image.width <= Int(Int32.max), image.height <= Int(Int32.max),
-              let im = gdImageCreateTrueColor(Int32(image.width), Int32(image.height))
+              let im = dr_gdImageCreateTrueColor(Int32(image.width), Int32(image.height))
         else {
             throw DarkroomError.encodeFailed(
                 format, detail: "libgd cannot allocate a \(image.width)x\(image.height) image")
         }
-        gdImageAlphaBlending(im, 0)
-        gdImageSaveAlpha(im, image.hasAlpha ? 1 : 0)
+        dr_gdImageAlphaBlending(im, 0)
+        dr_gdImageSaveAlpha(im, image.hasAlpha ? 1 : 0)
         let width = image.width
         image.pixels.withUnsafeBytes { raw in
             let source = raw.bindMemory(to: UInt32.self)

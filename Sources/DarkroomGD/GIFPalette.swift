@@ -15,7 +15,7 @@ import DarkroomCore
 ///
 /// ```swift
 /// let im = try GIFPalette.paletteImage(from: image)
-/// defer { gdImageDestroy(im) }
+/// defer { dr_gdImageDestroy(im) }
 /// ```
 enum GIFPalette {
     static func paletteImage(from image: Image) throws -> gdImagePtr {
@@ -31,7 +31,7 @@ enum GIFPalette {
             do {
                 try markTransparentPixels(of: image, in: im)
             } catch {
-                gdImageDestroy(im)
+                dr_gdImageDestroy(im)
                 throw error
             }
         }
@@ -86,11 +86,11 @@ enum GIFPalette {
     // MARK: - Building the gd image
 
     private static func exactPaletteImage(_ image: Image, colors: [UInt32], indices: [UInt8]) throws -> gdImagePtr {
-        guard let im = gdImageCreate(Int32(image.width), Int32(image.height)) else {
+        guard let im = dr_gdImageCreate(Int32(image.width), Int32(image.height)) else {
             throw DarkroomError.encodeFailed(.gif, detail: "libgd cannot allocate a \(image.size) palette image")
         }
         for rgb in colors {
-            _ = gdImageColorAllocate(im, Int32(rgb & 0xFF), Int32(rgb >> 8 & 0xFF), Int32(rgb >> 16 & 0xFF))
+            _ = dr_gdImageColorAllocate(im, Int32(rgb & 0xFF), Int32(rgb >> 8 & 0xFF), Int32(rgb >> 16 & 0xFF))
         }
         indices.withUnsafeBufferPointer { source in
             for y in 0..<image.height {
@@ -109,9 +109,9 @@ enum GIFPalette {
             let row = im.pointee.tpixels[y]!
             for x in 0..<image.width { row[x] &= 0x00FF_FFFF }
         }
-        let (converted, messages) = GDDiagnostics.capturing { gdImageTrueColorToPalette(im, 0, colors) }
+        let (converted, messages) = GDDiagnostics.capturing { dr_gdImageTrueColorToPalette(im, 0, colors) }
         guard converted != 0, im.pointee.trueColor == 0 else {
-            gdImageDestroy(im)
+            dr_gdImageDestroy(im)
             throw DarkroomError.encodeFailed(
                 .gif, detail: GDDiagnostics.detail(messages, fallback: "libgd could not reduce the image to a palette"))
         }
@@ -120,11 +120,11 @@ enum GIFPalette {
 
     /// Adds one transparent entry and points every pixel with alpha < 128 at it.
     private static func markTransparentPixels(of image: Image, in im: gdImagePtr) throws {
-        let index = gdImageColorAllocate(im, 0, 0, 0)
+        let index = dr_gdImageColorAllocate(im, 0, 0, 0)
         guard index >= 0 else {
             throw DarkroomError.encodeFailed(.gif, detail: "no palette entry left for transparency")
         }
-        gdImageColorTransparent(im, index)
+        dr_gdImageColorTransparent(im, index)
         image.pixels.withUnsafeBufferPointer { p in
             for y in 0..<image.height {
                 let row = im.pointee.pixels[y]!

@@ -1,4 +1,5 @@
-// Typed wrappers over libcurl's variadic functions, and the C callbacks of one transfer.
+// Typed wrappers over libcurl's variadic functions, the C callbacks of one transfer, and
+// forwarders to a libcurl loaded on first use (nothing here links libcurl).
 //
 // Swift cannot call curl_easy_setopt / curl_easy_getinfo / curl_multi_setopt (variadic), so
 // each argument type gets a typed function here. The write, header and open-socket callbacks
@@ -9,6 +10,46 @@
 #define CCURL_SHIMS_H
 #include <curl/curl.h>
 #include <stddef.h>
+
+// MARK: - Loading
+// CCurlShims does not link libcurl: it is loaded with dlopen(CCURL_LIBCURL_SONAME) the first
+// time any function below is called. When it cannot be loaded the wrappers return a failure
+// (NULL, CURLE_FAILED_INIT, CURLM_INTERNAL_ERROR, CURLUE_OUT_OF_MEMORY) instead of crashing.
+
+/// The shared library the wrappers load.
+#define CCURL_LIBCURL_SONAME "libcurl.so.4"
+
+/// Loads libcurl on the first call (later calls return the same answer at once). Returns 1 when
+/// every function is available; otherwise 0, with the reason written to `why` (NUL-terminated,
+/// truncated to `len`; `why` may be NULL).
+int ccurl_available(char *why, size_t len);
+
+/// Tries `dlopen(soname)` (then closes it again) and reports why it failed, as
+/// ``ccurl_available`` does. For tests of the failure message; returns 1 when it loads.
+int ccurl_probe_library(const char *soname, char *why, size_t len);
+
+// MARK: - libcurl, forwarded
+
+CURL *ccurl_easy_init(void);
+void ccurl_easy_cleanup(CURL *easy);
+const char *ccurl_easy_strerror(CURLcode code);
+void ccurl_free(void *pointer);
+CURLM *ccurl_multi_init(void);
+CURLMcode ccurl_multi_cleanup(CURLM *multi);
+CURLMcode ccurl_multi_add_handle(CURLM *multi, CURL *easy);
+CURLMcode ccurl_multi_remove_handle(CURLM *multi, CURL *easy);
+CURLMcode ccurl_multi_perform(CURLM *multi, int *running);
+CURLMcode ccurl_multi_poll(CURLM *multi, struct curl_waitfd *extra, unsigned int count, int timeout_ms, int *ready);
+CURLMcode ccurl_multi_wakeup(CURLM *multi);
+CURLMsg *ccurl_multi_info_read(CURLM *multi, int *left);
+const char *ccurl_multi_strerror(CURLMcode code);
+struct curl_slist *ccurl_slist_append(struct curl_slist *list, const char *line);
+void ccurl_slist_free_all(struct curl_slist *list);
+CURLU *ccurl_url(void);
+void ccurl_url_cleanup(CURLU *url);
+CURLUcode ccurl_url_set(CURLU *url, CURLUPart part, const char *text, unsigned int flags);
+CURLUcode ccurl_url_get(CURLU *url, CURLUPart part, char **text, unsigned int flags);
+const char *ccurl_url_strerror(CURLUcode code);
 
 // MARK: - Global
 
