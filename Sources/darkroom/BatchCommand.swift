@@ -90,9 +90,10 @@ struct BatchCommand: ParsableCommand {
         let renderer: CachingRenderer
         var pipeline: ImagePipeline?
         do {
-            renderer = try CommandRegistry.renderer(for: configuration, noCache: noCache)
+            let caches = try CommandRegistry.caches(for: configuration, noCache: noCache)
+            renderer = CommandRegistry.renderer(caches: caches)
             if found.contains(where: \.isURL) {
-                pipeline = try CommandRegistry.pipeline(for: configuration, targets: targets, noCache: noCache, jobs: jobs)
+                pipeline = CommandRegistry.pipeline(for: configuration, targets: targets, caches: caches, jobs: jobs)
             }
         } catch {
             throw CommandFailure.exit(subject: "cache", error)

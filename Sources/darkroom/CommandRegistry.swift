@@ -14,23 +14,24 @@ enum CommandRegistry {
         return registry
     }()
 
-    /// A renderer going through the configured caches, or straight to work with `noCache`.
-    static func renderer(for configuration: Configuration, noCache: Bool) throws -> CachingRenderer {
-        let renderer = VariantRenderer(registry: shared)
-        guard !noCache else { return CachingRenderer(renderer: renderer) }
-        let caches = try RenderCaches(settings: configuration.cacheSettings)
-        return CachingRenderer(renderer: renderer, memory: caches.memory, disk: caches.disk)
+    /// The caches the configuration asks for, or none with `noCache` (for measuring).
+    static func caches(for configuration: Configuration, noCache: Bool) throws -> RenderCaches? {
+        noCache ? nil : try RenderCaches(settings: configuration.cacheSettings)
+    }
+
+    /// A renderer going through `caches`, or straight to work without them.
+    static func renderer(caches: RenderCaches?) -> CachingRenderer {
+        CachingRenderer(renderer: VariantRenderer(registry: shared), memory: caches?.memory, disk: caches?.disk)
     }
 
     /// A pipeline for URL inputs: the tool's registry plus an ``HTTPSource`` with the
     /// configuration's `[sources.http]` settings, rendering `targets` by name, through the same
-    /// caches as ``renderer(for:noCache:)`` (none with `noCache`). `jobs` bounds the processing.
+    /// `caches` as the renderer. `jobs` bounds the processing.
     static func pipeline(
-        for configuration: Configuration, targets: [RenderTarget], noCache: Bool, jobs: Int
-    ) throws -> ImagePipeline {
+        for configuration: Configuration, targets: [RenderTarget], caches: RenderCaches?, jobs: Int
+    ) -> ImagePipeline {
         var registry = shared
         registry.register(source: HTTPSource(settings: configuration.httpSourceSettings))
-        let caches = noCache ? nil : try RenderCaches(settings: configuration.cacheSettings)
         var settings = ImagePipeline.Configuration(
             registry: registry, targets: targets, memoryCache: caches?.memory, diskCache: caches?.disk,
             storesOriginals: caches?.disk != nil && (configuration.cacheSettings.disk?.storesOriginals ?? false))

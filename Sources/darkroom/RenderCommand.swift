@@ -89,14 +89,15 @@ struct RenderCommand: ParsableCommand {
         try BatchInput.refuseOtherSchemes(source)
         let rendered: [(name: String, bytes: [UInt8], format: ImageFormat, cached: String?)]
         if BatchInput.isURL(source) {
-            let pipeline = try CommandRegistry.pipeline(for: configuration, targets: targets, noCache: noCache, jobs: 1)
+            let caches = try CommandRegistry.caches(for: configuration, noCache: noCache)
+            let pipeline = CommandRegistry.pipeline(for: configuration, targets: targets, caches: caches, jobs: 1)
             let names = targets.map(\.name)
             rendered = try BlockingWait.run { try await pipeline.images(for: source, variants: names) }.map { response in
                 let cached = response.cacheLayer == .memory || response.cacheLayer == .disk ? response.cacheLayer.rawValue : nil
                 return (response.variant, response.bytes, response.format, cached)
             }
         } else {
-            rendered = try CommandRegistry.renderer(for: configuration, noCache: noCache)
+            rendered = try CommandRegistry.renderer(caches: try CommandRegistry.caches(for: configuration, noCache: noCache))
                 .render(try SourceReference.file(source), targets: targets)
                 .map { ($0.name, $0.bytes, $0.format, $0.layer == .rendered ? nil : $0.layer.rawValue) }
         }

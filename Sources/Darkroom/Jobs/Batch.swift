@@ -81,7 +81,8 @@ public struct Batch: Sendable {
         // With several workers, the largest files go first (longest-processing-time order), so
         // that no worker is left with one big file while the others idle; results are reported
         // as they finish either way.
-        let files = jobs > 1 ? Self.largestFirst(inputs.filter { !$0.isURL }) : inputs.filter { !$0.isURL }
+        let localFiles = inputs.filter { !$0.isURL }
+        let files = jobs > 1 ? Self.largestFirst(localFiles) : localFiles
         let urls = inputs.filter(\.isURL)
         let total = inputs.count
         let finish: @Sendable (BatchInput, [String], Int, (any Error)?) -> Void = { input, written, cached, failure in

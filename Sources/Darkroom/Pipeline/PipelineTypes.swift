@@ -108,11 +108,17 @@ final class SourceSession: @unchecked Sendable {
 
 // MARK: - FallbackSource
 
-/// Serves the configured fallback bytes (fingerprinted by their digest).
+/// Serves the configured fallback bytes (fingerprinted by their digest, computed once).
 struct FallbackSource: ImageSource {
     static let location = "darkroom-fallback:"
     let name = "fallback"
     let bytes: [UInt8]
+    private let fingerprint: String
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+        self.fingerprint = "sha256:" + CacheKey.sha256Hex(bytes: bytes)
+    }
 
     func canLoad(_ location: String) -> Bool { location == Self.location }
 
@@ -121,7 +127,6 @@ struct FallbackSource: ImageSource {
     }
 
     func resolved() -> ResolvedSource {
-        ResolvedSource(
-            source: self, location: Self.location, key: Self.location, fingerprint: "sha256:" + CacheKey.sha256Hex(bytes: bytes))
+        ResolvedSource(source: self, location: Self.location, key: Self.location, fingerprint: fingerprint)
     }
 }
