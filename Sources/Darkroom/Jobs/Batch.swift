@@ -78,11 +78,10 @@ public struct Batch: Sendable {
         let state = Mutex(State())
         let start = Date()
         let collisions = collidingStems()
-        // With several workers, the largest files go first (longest-processing-time order), so
-        // that no worker is left with one big file while the others idle; results are reported
-        // as they finish either way.
+        // With several workers, the most expensive files go first (see BatchSchedule); results
+        // are reported as they finish either way.
         let localFiles = inputs.filter { !$0.isURL }
-        let files = jobs > 1 ? Self.largestFirst(localFiles) : localFiles
+        let files = jobs > 1 ? BatchSchedule.mostExpensiveFirst(localFiles, targets: targets) : localFiles
         let urls = inputs.filter(\.isURL)
         let total = inputs.count
         let finish: @Sendable (BatchInput, [String], Int, (any Error)?) -> Void = { input, written, cached, failure in
@@ -178,16 +177,6 @@ public struct Batch: Sendable {
         let responses = try await pipeline.images(for: input.path, variants: targets.map(\.name))
         let written = try write(responses.map { ($0.variant, $0.bytes, $0.format) }, for: input)
         return (written, responses.filter { $0.cacheLayer == .memory || $0.cacheLayer == .disk }.count)
-    }
-
-    /// Files ordered by size, largest first (a file that cannot be examined keeps its place
-    /// at the end, where its error is reported).
-    static func largestFirst(_ files: [BatchInput]) -> [BatchInput] {
-        let sized = files.enumerated().map { index, input -> (Int, Int64, BatchInput) in
-            let size = (try? FileManager.default.attributesOfItem(atPath: input.path)[.size] as? NSNumber)?.int64Value ?? -1
-            return (index, size, input)
-        }
-        return sized.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }.map(\.2)
     }
 
     /// Writes `OUT/<variant>/<stem>.<ext>` for each output.
