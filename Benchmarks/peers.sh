@@ -141,8 +141,12 @@ timed_run() {  # ROUND TASK TOOL
         die "$tool failed on $task: ${cmd[*]}"
     fi
     end=$(date +%s%N)
-    printf '%s\t%s\t%s\t%s\t%s\n' "$round" "$task" "$tool" \
-        "$(( (end - start) / 1000 ))e-6" "$(tail -1 "$work/rss")" >>"$work/timings.tsv"
+    # Darkroom's own figure too: the seconds its batch summary reports (rendering only,
+    # without process start-up and exit); "-" for the peers.
+    local own=-
+    case "$tool" in darkroom*) own=$(sed -n 's/^batch: .* files written, \([0-9.]*\) s, .*/\1/p' "$work/log" | tail -1) ;; esac
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$task" "$tool" \
+        "$(( (end - start) / 1000 ))e-6" "$(tail -1 "$work/rss")" "${own:--}" >>"$work/timings.tsv"
 }
 
 # MARK: - Rounds

@@ -103,7 +103,7 @@ struct BatchCommand: ParsableCommand {
         }
         display.finish()
         print(String(
-            format: "batch: %d done, %d failed, %d files written, %.2f s, %.1f images/s",
+            format: "batch: %d done, %d failed, %d files written, %.3f s, %.1f images/s",
             summary.succeeded, summary.failures.count, summary.outputs, summary.seconds, summary.imagesPerSecond))
         for failure in summary.failures {
             _ = CommandFailure.exit(subject: failure.input, failure.error)

@@ -47,7 +47,14 @@ extension BatchInput {
         var inputs: [BatchInput] = []
         var urlStems: Set<String> = []
         func add(_ path: String, stem: String) {
-            let canonical = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+            // realpath(3) directly: Foundation's URL resolution costs ~50 µs a file.
+            let canonical: String
+            if let real = realpath(path, nil) {
+                canonical = String(cString: real)
+                free(real)
+            } else {
+                canonical = URL(fileURLWithPath: path).standardizedFileURL.path
+            }
             if seen.insert(canonical).inserted { inputs.append(BatchInput(path: path, relativeStem: stem)) }
         }
         for argument in arguments {
