@@ -3,48 +3,13 @@
 // It walks the file's markers itself, keeps the DC Huffman and quantisation tables, decodes
 // the DC scans (JPEG spec G.1.2.1: DC first scans with successive approximation and DC
 // refinement scans) and jumps over the entropy data of AC scans with memchr. Any surprise
-// returns 0 and the caller lets libjpeg handle the file.
+// returns 0 and the caller lets libjpeg handle the file. The pixels are made in
+// cjpeg_dc_pixels.c.
 #include <stdlib.h>
 #include <string.h>
 
 #include "cjpeg_dc_only.h"
-
-#define DC_MAX_COMPONENTS 4
-
-// MARK: - Tables
-
-/// A DC Huffman table: 9-bit lookahead plus the canonical per-length limits (spec F.2.2.3).
-typedef struct {
-    int defined;
-    uint16_t fast[512];   // (length << 8) | symbol, 0 when the code is longer than 9 bits
-    int32_t maxcode[18];  // largest code of each length, -1 if none; [17] sentinel
-    int32_t valoffset[17];
-    uint8_t values[256];
-} dc_table;
-
-typedef struct {
-    int id;
-    int quant_slot;
-    int32_t q0;           // DC quantiser latched at the component's first scan (-1 before)
-    int seen_first_scan;
-    int16_t *coefficients;  // one DC value per block, blocks_wide × blocks_high
-    int dc_table;         // of the current scan
-    int32_t predictor;
-} dc_component;
-
-typedef struct {
-    const uint8_t *data;
-    size_t size;
-    size_t pos;
-    dc_table tables[4];
-    int32_t quant0[4];
-    int quant_defined[4];
-    unsigned restart_interval;
-    int components;
-    int mcus_wide, mcus_high, max_h, max_v;
-    int blocks_wide, blocks_high;  // per component (all components are full resolution)
-    dc_component comp[DC_MAX_COMPONENTS];
-} dc_reader;
+#include "cjpeg_dc_reader.h"
 
 static unsigned read16(const uint8_t *p) { return (unsigned)p[0] << 8 | p[1]; }
 
@@ -207,8 +172,9 @@ static int restart(bit_reader *b) {
     return 1;
 }
 
-static int decode_block(bit_reader *b, dc_reader *r, dc_component *c, int bx, int by, int refine, int al) {
-    int16_t *coefficient = c->coefficients + (size_t)by * (size_t)(r->mcus_wide * r->max_h) + bx;
+static int decode_block(bit_reader *b, const dc_reader *r, dc_component *c, int bx, int by, int refine, int al) {
+    (void)r;
+    int16_t *coefficient = c->coefficients + (size_t)by * (size_t)c->stride + bx;
     if (refine) {
         int32_t bit;
         if (!take(b, 1, &bit)) return 0;
@@ -232,15 +198,11 @@ static int decode_block(bit_reader *b, dc_reader *r, dc_component *c, int bx, in
 /// marker after it, or 0 on failure.
 static size_t decode_dc_scan(dc_reader *r, dc_component **members, int count, int refine, int al, size_t start) {
     bit_reader b = {r->data + start, r->data + r->size, 0, 0, 0};
-    size_t mcus;
-    int wide;
-    if (count > 1) {
-        wide = r->mcus_wide;
-        mcus = (size_t)r->mcus_wide * (size_t)r->mcus_high;
-    } else {
-        wide = r->blocks_wide;
-        mcus = (size_t)r->blocks_wide * (size_t)r->blocks_high;
-    }
+    // An interleaved scan walks MCUs (h × v blocks of each member); a single-component scan
+    // walks that component's own block grid, without the MCU padding (spec A.2.2, A.2.3).
+    int wide = count > 1 ? r->mcus_wide : members[0]->blocks_wide;
+    size_t mcus = count > 1 ? (size_t)r->mcus_wide * (size_t)r->mcus_high
+                            : (size_t)members[0]->blocks_wide * (size_t)members[0]->blocks_high;
     for (int i = 0; i < count; i++) members[i]->predictor = 0;
     for (size_t m = 0; m < mcus; m++) {
         if (r->restart_interval && m > 0 && m % r->restart_interval == 0) {
@@ -253,9 +215,10 @@ static size_t decode_dc_scan(dc_reader *r, dc_component **members, int count, in
             continue;
         }
         for (int i = 0; i < count; i++) {
-            for (int v = 0; v < r->max_v; v++) {
-                for (int h = 0; h < r->max_h; h++) {
-                    if (!decode_block(&b, r, members[i], mx * r->max_h + h, my * r->max_v + v, refine, al)) return 0;
+            dc_component *c = members[i];
+            for (int v = 0; v < c->v; v++) {
+                for (int h = 0; h < c->h; h++) {
+                    if (!decode_block(&b, r, c, mx * c->h + h, my * c->v + v, refine, al)) return 0;
                 }
             }
         }
@@ -299,60 +262,6 @@ static size_t read_scan(dc_reader *r, const uint8_t *header, size_t length, size
     return decode_dc_scan(r, members, count, ah != 0, al, start);
 }
 
-// MARK: - Output
-
-/// libjpeg's post-IDCT range limit for 8-bit samples, including how it wraps values far
-/// out of range (`range_limit[x & RANGE_MASK]` with the table jdmaster.c builds).
-static inline uint8_t idct_limit(int32_t value) {
-    int i = (int)(value & 1023);
-    if (i < 128) return (uint8_t)(i + 128);
-    if (i < 512) return 255;
-    if (i < 896) return 0;
-    return (uint8_t)(i - 896);
-}
-
-static inline uint8_t clamp_sample(int value) {
-    return (uint8_t)(value < 0 ? 0 : value > 255 ? 255 : value);
-}
-
-/// One pixel per block: the 1×1 IDCT (dequantised DC / 8, rounded) and libjpeg's
-/// fixed-point YCbCr → RGB (jdcolor.c, 16 fraction bits).
-static void write_pixels(dc_reader *r, uint32_t width, uint32_t height, uint8_t *pixels, size_t stride) {
-    enum { SCALEBITS = 16 };
-    const int32_t one_half = 1 << (SCALEBITS - 1);
-#define FIX(x) ((int32_t)((x) * (1L << SCALEBITS) + 0.5))
-    int32_t cr_r[256], cb_b[256], cr_g[256], cb_g[256];
-    for (int i = 0; i < 256; i++) {
-        int32_t x = i - 128;
-        cr_r[i] = (FIX(1.40200) * x + one_half) >> SCALEBITS;
-        cb_b[i] = (FIX(1.77200) * x + one_half) >> SCALEBITS;
-        cr_g[i] = -FIX(0.71414) * x;
-        cb_g[i] = -FIX(0.34414) * x + one_half;
-    }
-#undef FIX
-    size_t blocks_stride = (size_t)(r->mcus_wide * r->max_h);
-    for (uint32_t y = 0; y < height; y++) {
-        uint8_t *out = pixels + (size_t)y * stride;
-        size_t row = (size_t)y * blocks_stride;
-        for (uint32_t x = 0; x < width; x++, out += 4) {
-            uint8_t s[DC_MAX_COMPONENTS];
-            for (int c = 0; c < r->components; c++) {
-                int32_t dc = (int32_t)r->comp[c].coefficients[row + x] * r->comp[c].q0;
-                s[c] = idct_limit((dc + 4) >> 3);
-            }
-            if (r->components == 1) {
-                out[0] = out[1] = out[2] = s[0];
-            } else {
-                int luma = s[0], cb = s[1], cr = s[2];
-                out[0] = clamp_sample(luma + cr_r[cr]);
-                out[1] = clamp_sample(luma + ((cb_g[cb] + cr_g[cr]) >> SCALEBITS));
-                out[2] = clamp_sample(luma + cb_b[cb]);
-            }
-            out[3] = 255;
-        }
-    }
-}
-
 // MARK: - Entry points
 
 int cjpeg_dc_only_applies(j_decompress_ptr cinfo) {
@@ -361,9 +270,13 @@ int cjpeg_dc_only_applies(j_decompress_ptr cinfo) {
     int ycc = cinfo->jpeg_color_space == JCS_YCbCr && cinfo->num_components == 3;
     int grey = cinfo->jpeg_color_space == JCS_GRAYSCALE && cinfo->num_components == 1;
     if (!ycc && !grey) return 0;
+    // Each component at full resolution or half of it on either axis (4:4:4, 4:2:2, 4:2:0,
+    // 4:4:0); other ratios are left to libjpeg.
     for (int c = 0; c < cinfo->num_components; c++) {
-        if (cinfo->comp_info[c].h_samp_factor != cinfo->max_h_samp_factor
-            || cinfo->comp_info[c].v_samp_factor != cinfo->max_v_samp_factor) return 0;
+        int h = cinfo->comp_info[c].h_samp_factor, v = cinfo->comp_info[c].v_samp_factor;
+        if (h < 1 || v < 1) return 0;
+        if (h != cinfo->max_h_samp_factor && 2 * h != cinfo->max_h_samp_factor) return 0;
+        if (v != cinfo->max_v_samp_factor && 2 * v != cinfo->max_v_samp_factor) return 0;
     }
     return 1;
 }
@@ -425,20 +338,29 @@ int cjpeg_dc_only_decode(j_decompress_ptr cinfo, const uint8_t *data, size_t siz
     r->max_v = cinfo->max_v_samp_factor;
     r->mcus_wide = (int)((cinfo->image_width + 8u * (unsigned)r->max_h - 1) / (8u * (unsigned)r->max_h));
     r->mcus_high = (int)((cinfo->image_height + 8u * (unsigned)r->max_v - 1) / (8u * (unsigned)r->max_v));
-    r->blocks_wide = (int)((cinfo->image_width + 7) / 8);
-    r->blocks_high = (int)((cinfo->image_height + 7) / 8);
-    size_t blocks = (size_t)r->mcus_wide * (size_t)r->max_h * (size_t)r->mcus_high * (size_t)r->max_v;
     int ok = 1;
     for (int c = 0; c < r->components && ok; c++) {
-        r->comp[c].id = cinfo->comp_info[c].component_id;
-        r->comp[c].quant_slot = cinfo->comp_info[c].quant_tbl_no;
-        r->comp[c].coefficients = calloc(blocks, sizeof(int16_t));
-        ok = r->comp[c].coefficients != NULL && r->comp[c].quant_slot >= 0 && r->comp[c].quant_slot < 4;
+        dc_component *component = &r->comp[c];
+        jpeg_component_info *info = &cinfo->comp_info[c];
+        component->id = info->component_id;
+        component->quant_slot = info->quant_tbl_no;
+        component->h = info->h_samp_factor;
+        component->v = info->v_samp_factor;
+        component->stride = r->mcus_wide * component->h;
+        // ceil(ceil(width × h / max_h) / 8), likewise down (spec A.1.1, A.2.2).
+        unsigned long samples_wide = ((unsigned long)cinfo->image_width * (unsigned)component->h + (unsigned)r->max_h - 1) / (unsigned)r->max_h;
+        unsigned long samples_high = ((unsigned long)cinfo->image_height * (unsigned)component->v + (unsigned)r->max_v - 1) / (unsigned)r->max_v;
+        component->blocks_wide = (int)((samples_wide + 7) / 8);
+        component->blocks_high = (int)((samples_high + 7) / 8);
+        size_t blocks = (size_t)component->stride * (size_t)r->mcus_high * (size_t)component->v;
+        component->coefficients = calloc(blocks, sizeof(int16_t));
+        ok = component->coefficients != NULL && component->quant_slot >= 0 && component->quant_slot < 4
+            && component->blocks_wide <= component->stride && component->blocks_high <= r->mcus_high * component->v;
     }
     if (ok) ok = walk_markers(r, max_scans);
     for (int c = 0; c < r->components && ok; c++) ok = r->comp[c].seen_first_scan;
-    if (ok) ok = cinfo->output_width == (JDIMENSION)r->blocks_wide && cinfo->output_height == (JDIMENSION)r->blocks_high;
-    if (ok) write_pixels(r, cinfo->output_width, cinfo->output_height, pixels, stride);
+    if (ok) ok = cinfo->output_width == (cinfo->image_width + 7) / 8 && cinfo->output_height == (cinfo->image_height + 7) / 8;
+    if (ok) ok = cjpeg_dc_write_pixels(r, cinfo->output_width, cinfo->output_height, pixels, stride);
     for (int c = 0; c < r->components; c++) free(r->comp[c].coefficients);
     free(r);
     return ok;
