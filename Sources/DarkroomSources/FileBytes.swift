@@ -29,6 +29,7 @@ public enum FileBytes {
         if size > maxBytes { throw DarkroomError.inputTooLarge(byteCount: size, limit: maxBytes) }
         if size == 0 { return [] }
         return try [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            HugePageAdvice.advise(buffer.baseAddress!, byteCount: size)
             var done = 0
             while done < size {
                 let n = Glibc.read(fd, buffer.baseAddress! + done, size - done)

@@ -62,6 +62,7 @@ public struct Image: Sendable, Equatable {
         self.height = height
         self.hasAlpha = hasAlpha
         self.pixels = try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if let base = buffer.baseAddress { HugePageAdvice.advise(base, byteCount: count) }
             try initializer(buffer)
             initialized = count
         }
