@@ -83,7 +83,7 @@ for _ in 0..<300 {
 }
 
 print("memory-cache hit, MemorySource (no fingerprint): \(Int(memoryHit.rounded())) ns median per image(for:variant:)")
-print("memory-cache hit, FileSource (realpath + stat fingerprint): \(Int(fileHit.rounded())) ns median")
+print("memory-cache hit, FileSource (one stat; realpath only on first sight): \(Int(fileHit.rounded())) ns median")
 print("render 320x240 JPEG -> aspect-fill 64x64 + circle -> PNG:")
 print("  VariantRenderer.render      \(Int((median(direct) / 1000).rounded())) µs median")
 print("  pipeline.image (no caches)  \(Int((median(piped) / 1000).rounded())) µs median")

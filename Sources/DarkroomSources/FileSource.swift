@@ -1,5 +1,6 @@
 import DarkroomCore
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -24,6 +25,8 @@ public struct FileSource: ImageSource {
     public let root: String
     /// Files larger than this are refused before they are read.
     public var maxBytes: Int
+    /// Locations resolved before (shared by copies of this source).
+    let memo = ResolvedLocationMemo()
 
     /// - Throws: ``DarkroomError/io(path:detail:)`` when `root` is not a folder.
     public init(root: String, maxBytes: Int = DecodeLimits.defaultMaxInputBytes) throws {
@@ -54,23 +57,43 @@ public struct FileSource: ImageSource {
 
     /// The resolved absolute path: the same file has one key however it is spelled.
     public func key(for location: String) throws -> String {
-        try resolve(location)
+        try identityAndStat(location).path
     }
 
     /// Size, modification time and inode of the file.
     public func fingerprint(for location: String) throws -> String? {
-        let path = try resolve(location)
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw DarkroomError.io(path: location, detail: FileBytes.errnoText(errno)) }
-        return Self.fingerprint(of: info)
+        Self.fingerprint(of: try identityAndStat(location).info)
     }
 
-    /// The resolved path and its fingerprint, with one resolution.
+    /// The resolved path and its fingerprint. Costs one `stat` when `location` was resolved
+    /// before and still names the same file; a full resolution otherwise.
     public func identity(for location: String) throws -> (key: String, fingerprint: String?) {
-        let path = try resolve(location)
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw DarkroomError.io(path: location, detail: FileBytes.errnoText(errno)) }
+        let (path, info) = try identityAndStat(location)
         return (path, Self.fingerprint(of: info))
+    }
+
+    /// The resolved path of `location` and the `stat` of its file.
+    ///
+    /// Fast path: `stat` the joined path (following every symbolic link, one system call). If
+    /// it is the very file (device and inode) that a full resolution of the same location
+    /// found inside the root before, the remembered resolved path is still its name inside the
+    /// root, so that is the key. Anything else — a first visit, a symbolic link retargeted
+    /// (inside or outside the root: another inode), a file replaced by a rename (a new inode),
+    /// a deleted file — takes the full `realpath` resolution with every check, which refuses
+    /// escapes. Reading (`load`) always resolves fully, so the memo never lets a byte from
+    /// outside the root through; at worst a recycled inode number gives a stale key whose
+    /// fingerprint (size, time, inode) still changes.
+    func identityAndStat(_ location: String) throws -> (path: String, info: stat) {
+        let joined = try joinedPath(location)
+        var info = stat()
+        if stat(joined, &info) == 0, let known = memo.entry(for: location),
+           known.device == UInt64(info.st_dev), known.inode == UInt64(info.st_ino) {
+            return (known.path, info)
+        }
+        let path = try resolve(location)
+        guard stat(path, &info) == 0 else { throw DarkroomError.io(path: location, detail: FileBytes.errnoText(errno)) }
+        memo.remember(location, ResolvedLocationMemo.Entry(path: path, device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
+        return (path, info)
     }
 
     /// The fingerprint of a `stat` result: changes when the file is rewritten or replaced.
@@ -78,25 +101,32 @@ public struct FileSource: ImageSource {
         "\(info.st_size)-\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)-\(info.st_ino)"
     }
 
+    /// `root/location` after the checks that need no file system: not absolute, no `..`,
+    /// not empty, no NUL.
+    func joinedPath(_ location: String) throws -> String {
+        guard !location.hasPrefix("/") else { throw refusal(location, "absolute paths are not allowed") }
+        let components = location.split(separator: "/", omittingEmptySubsequences: true)
+        guard !components.contains("..") else { throw refusal(location, "'..' is not allowed") }
+        guard !components.isEmpty, !location.contains("\0") else { throw refusal(location, "empty or invalid path") }
+        return root + "/" + components.joined(separator: "/")
+    }
+
+    func refusal(_ location: String, _ why: String) -> DarkroomError {
+        .invalidArgument(name: "file location", value: location, expected: "a path inside the source folder (\(why))")
+    }
+
     /// The absolute path `location` names inside the root.
     /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` for a path that
     ///   escapes the root, ``DarkroomError/io(path:detail:)`` for a missing file.
     public func resolve(_ location: String) throws -> String {
-        func refuse(_ why: String) -> DarkroomError {
-            .invalidArgument(name: "file location", value: location, expected: "a path inside the source folder (\(why))")
-        }
-        guard !location.hasPrefix("/") else { throw refuse("absolute paths are not allowed") }
-        let components = location.split(separator: "/", omittingEmptySubsequences: true)
-        guard !components.contains("..") else { throw refuse("'..' is not allowed") }
-        guard !components.isEmpty, !location.contains("\0") else { throw refuse("empty or invalid path") }
-        let joined = root + "/" + components.joined(separator: "/")
+        let joined = try joinedPath(location)
         guard let real = realpath(joined, nil) else {
             throw DarkroomError.io(path: location, detail: FileBytes.errnoText(errno))
         }
         defer { free(real) }
         let resolved = String(cString: real)
         guard resolved == root || resolved.hasPrefix(root + "/") else {
-            throw refuse("a symbolic link leads outside it")
+            throw refusal(location, "a symbolic link leads outside it")
         }
         return resolved
     }
