@@ -74,25 +74,26 @@ public struct FileSource: ImageSource {
 
     /// The resolved path of `location` and the `stat` of its file.
     ///
-    /// Fast path: `stat` the joined path (following every symbolic link, one system call). If
-    /// it is the very file (device and inode) that a full resolution of the same location
-    /// found inside the root before, the remembered resolved path is still its name inside the
-    /// root, so that is the key. Anything else — a first visit, a symbolic link retargeted
-    /// (inside or outside the root: another inode), a file replaced by a rename (a new inode),
-    /// a deleted file — takes the full `realpath` resolution with every check, which refuses
-    /// escapes. Reading (`load`) always resolves fully, so the memo never lets a byte from
-    /// outside the root through; at worst a recycled inode number gives a stale key whose
-    /// fingerprint (size, time, inode) still changes.
+    /// Fast path, for a location a full resolution accepted before: `stat` its joined path
+    /// (following every symbolic link, one system call). If that is the very file the full
+    /// resolution found inside the root — same device, inode and status-change time — the
+    /// remembered resolved path is still its name there, so it is the key. Anything else takes
+    /// the full `realpath` resolution with every check, which refuses escapes: a first visit,
+    /// a symbolic link retargeted (another inode), a file replaced by a rename, deleted, or
+    /// deleted and its inode number reused (a new ctime), a file renamed, linked or written
+    /// (each changes the ctime). Known limit: if the same unchanged inode becomes reachable
+    /// only from outside the root (its folder moved out, a link pointed at another hard link
+    /// of it), identity keeps the old key until the ctime changes; its bytes are those checked
+    /// inside the root, and `load` resolves fully every time, so nothing outside is read.
     func identityAndStat(_ location: String) throws -> (path: String, info: stat) {
-        let joined = try joinedPath(location)
         var info = stat()
-        if stat(joined, &info) == 0, let known = memo.entry(for: location),
-           known.device == UInt64(info.st_dev), known.inode == UInt64(info.st_ino) {
+        if let known = memo.entry(for: location), stat(known.joined, &info) == 0, known.isSameFile(as: info) {
             return (known.path, info)
         }
+        let joined = try joinedPath(location)
         let path = try resolve(location)
         guard stat(path, &info) == 0 else { throw DarkroomError.io(path: location, detail: FileBytes.errnoText(errno)) }
-        memo.remember(location, ResolvedLocationMemo.Entry(path: path, device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
+        memo.remember(location, ResolvedLocationMemo.Entry(path: path, joined: joined, info: info))
         return (path, info)
     }
 

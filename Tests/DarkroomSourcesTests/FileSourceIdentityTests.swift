@@ -82,6 +82,19 @@ struct FileSourceIdentityTests {
         }
     }
 
+    @Test("a file renamed away and another renamed into its place is resolved again")
+    func renamedAway() throws {
+        let layout = try Layout()
+        let source = try FileSource(root: layout.root)
+        #expect(try source.identity(for: "link.jpg").key == source.root + "/a.jpg")
+        // a.jpg moves out of the root (same inode, new ctime); link.jpg now dangles.
+        #expect(rename(layout.root + "/a.jpg", layout.outside + "/moved.jpg") == 0)
+        #expect(throws: DarkroomError.self) { try source.identity(for: "link.jpg") }
+        // The link pointed straight at the moved file: same inode, but its ctime changed.
+        try layout.retarget("link.jpg", to: layout.outside + "/moved.jpg")
+        #expect(throws: DarkroomError.self) { try source.identity(for: "link.jpg") }
+    }
+
     @Test("lexical refusals come before any lookup", arguments: ["/etc/passwd", "../outside/secret.jpg", ""])
     func lexical(location: String) throws {
         let layout = try Layout()
@@ -93,7 +106,7 @@ struct FileSourceIdentityTests {
     @Test("the memo stays bounded")
     func bounded() {
         let memo = ResolvedLocationMemo(capacity: 8)
-        for i in 0..<50 { memo.remember("f\(i)", .init(path: "/r/f\(i)", device: 1, inode: UInt64(i))) }
+        for i in 0..<50 { memo.remember("f\(i)", .init(path: "/r/f\(i)", joined: "/r/f\(i)", device: 1, inode: UInt64(i), changed: 0)) }
         #expect(memo.count <= 8)
         #expect(memo.entry(for: "f49")?.inode == 49)
     }
