@@ -24,6 +24,7 @@ static int build_table(dc_table *table, const uint8_t *counts, const uint8_t *va
             table->maxcode[length] = -1;
         } else {
             for (int i = 0; i < counts[length - 1]; i++, k++, code++) {
+                if (code >= (1 << length)) return 0;  // more codes than the length allows
                 if (length <= 9) {
                     int shift = 9 - length;
                     for (int fill = 0; fill < (1 << shift); fill++) {
@@ -270,13 +271,14 @@ int cjpeg_dc_only_applies(j_decompress_ptr cinfo) {
     int ycc = cinfo->jpeg_color_space == JCS_YCbCr && cinfo->num_components == 3;
     int grey = cinfo->jpeg_color_space == JCS_GRAYSCALE && cinfo->num_components == 1;
     if (!ycc && !grey) return 0;
-    // Each component at full resolution or half of it on either axis (4:4:4, 4:2:2, 4:2:0,
-    // 4:4:0); other ratios are left to libjpeg.
+    // Each component at full resolution, or at half of it horizontally only (4:4:4, 4:2:2).
+    // There libjpeg's own 1/8 uses the chroma DC alone too. For 4:2:0 it runs a 2×2 IDCT on
+    // the chroma's first AC coefficients, several dB better than upsampled DC, so 4:2:0 (and
+    // 4:4:0, 4:1:1) is left to libjpeg.
     for (int c = 0; c < cinfo->num_components; c++) {
         int h = cinfo->comp_info[c].h_samp_factor, v = cinfo->comp_info[c].v_samp_factor;
-        if (h < 1 || v < 1) return 0;
+        if (h < 1 || v != cinfo->max_v_samp_factor) return 0;
         if (h != cinfo->max_h_samp_factor && 2 * h != cinfo->max_h_samp_factor) return 0;
-        if (v != cinfo->max_v_samp_factor && 2 * v != cinfo->max_v_samp_factor) return 0;
     }
     return 1;
 }
