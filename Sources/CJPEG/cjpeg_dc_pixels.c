@@ -35,37 +35,25 @@ static uint8_t *component_samples(const dc_component *c) {
 
 // MARK: - Upsampling
 
-/// For output coordinate `o` of a component at half resolution on this axis: the nearer
-/// sample (`o / 2`) and the other neighbour, weighted 3:1 — libjpeg's "fancy" triangle
-/// upsampling, which centres each sample between the two output pixels it covers. At full
-/// resolution the sample is `o` with weight 4. Edges repeat the last sample.
-typedef struct { int near, far, near_weight; } tap;
-
-static inline tap tap_for(int o, int halved, int count) {
-    if (!halved) return (tap){o < count ? o : count - 1, 0, 4};
-    int near = o / 2;
-    if (near >= count) near = count - 1;
-    int far = (o & 1) ? near + 1 : near - 1;
+/// The sample of a component for output column `x`. At full resolution it is sample `x`; at
+/// half resolution (4:2:2: one chroma sample per two columns) it is libjpeg's "fancy" triangle
+/// upsampling, which centres each sample between the two columns it covers: 3/4 of the nearer
+/// sample (`x / 2`) and 1/4 of the other neighbour, rounded, edges repeating the last sample.
+static inline uint8_t sample_at(const uint8_t *row, int wide, int halved, int x) {
+    if (!halved) return row[x < wide ? x : wide - 1];
+    int near = x / 2;
+    if (near >= wide) near = wide - 1;
+    int far = (x & 1) ? near + 1 : near - 1;
     if (far < 0) far = 0;
-    if (far >= count) far = count - 1;
-    return (tap){near, far, 3};
-}
-
-/// The component's sample for output pixel (x, y), upsampled when the component is
-/// subsampled: weights 3:1 on each halved axis (9/16, 3/16, 3/16, 1/16 on both), rounded.
-static inline uint8_t upsampled(const uint8_t *samples, int wide, tap tx, tap ty) {
-    const uint8_t *near_row = samples + (size_t)ty.near * (size_t)wide;
-    const uint8_t *far_row = samples + (size_t)ty.far * (size_t)wide;
-    int far_h = 4 - tx.near_weight, far_v = 4 - ty.near_weight;
-    int near = tx.near_weight * near_row[tx.near] + far_h * near_row[tx.far];
-    int far = tx.near_weight * far_row[tx.near] + far_h * far_row[tx.far];
-    return (uint8_t)((ty.near_weight * near + far_v * far + 8) >> 4);
+    if (far >= wide) far = wide - 1;
+    return (uint8_t)((3 * row[near] + row[far] + 2) >> 2);
 }
 
 // MARK: - Output
 
-/// One pixel per luma block: each component's sample (upsampled if subsampled), then
-/// libjpeg's fixed-point YCbCr → RGB (jdcolor.c, 16 fraction bits).
+/// One pixel per luma block: each component's sample (upsampled if horizontally subsampled;
+/// `cjpeg_dc_only_applies` admits no vertical subsampling), then libjpeg's fixed-point
+/// YCbCr → RGB (jdcolor.c, 16 fraction bits).
 int cjpeg_dc_write_pixels(const dc_reader *r, uint32_t width, uint32_t height, uint8_t *pixels, size_t stride) {
     enum { SCALEBITS = 16 };
     const int32_t one_half = 1 << (SCALEBITS - 1);
@@ -80,25 +68,23 @@ int cjpeg_dc_write_pixels(const dc_reader *r, uint32_t width, uint32_t height, u
     }
 #undef FIX
     uint8_t *samples[DC_MAX_COMPONENTS] = {NULL};
-    int halved_h[DC_MAX_COMPONENTS], halved_v[DC_MAX_COMPONENTS];
+    int halved[DC_MAX_COMPONENTS];
     int ok = 1;
     for (int c = 0; c < r->components && ok; c++) {
         samples[c] = component_samples(&r->comp[c]);
-        halved_h[c] = r->comp[c].h != r->max_h;
-        halved_v[c] = r->comp[c].v != r->max_v;
+        halved[c] = r->comp[c].h != r->max_h;
         ok = samples[c] != NULL;
     }
     for (uint32_t y = 0; y < height && ok; y++) {
         uint8_t *out = pixels + (size_t)y * stride;
-        tap ty[DC_MAX_COMPONENTS];
-        for (int c = 0; c < r->components; c++) ty[c] = tap_for((int)y, halved_v[c], r->comp[c].blocks_high);
+        const uint8_t *rows[DC_MAX_COMPONENTS];
+        for (int c = 0; c < r->components; c++) {
+            int row = (int)y < r->comp[c].blocks_high ? (int)y : r->comp[c].blocks_high - 1;
+            rows[c] = samples[c] + (size_t)row * (size_t)r->comp[c].blocks_wide;
+        }
         for (uint32_t x = 0; x < width; x++, out += 4) {
             uint8_t s[DC_MAX_COMPONENTS];
-            for (int c = 0; c < r->components; c++) {
-                const dc_component *component = &r->comp[c];
-                s[c] = upsampled(samples[c], component->blocks_wide,
-                                 tap_for((int)x, halved_h[c], component->blocks_wide), ty[c]);
-            }
+            for (int c = 0; c < r->components; c++) s[c] = sample_at(rows[c], r->comp[c].blocks_wide, halved[c], (int)x);
             if (r->components == 1) {
                 out[0] = out[1] = out[2] = s[0];
             } else {

@@ -1,4 +1,5 @@
 import DarkroomCore
+import DarkroomJPEG
 import Foundation
 
 #if canImport(Glibc)
@@ -50,9 +51,10 @@ public enum BatchSchedule {
         guard fstat(descriptor, &info) == 0 else { return nil }
         let size = Int(info.st_size)
         guard probingHeader else { return sizeOnlyCost(fileBytes: size) }
-        var head = [UInt8](repeating: 0, count: min(size, headBytes))
-        let read = head.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
-        guard read > 0, let header = try? ImageProbe.probe(Array(head[..<read])) else { return sizeOnlyCost(fileBytes: size) }
+        let header = try? [UInt8](unsafeUninitializedCapacity: min(size, headBytes)) { buffer, count in
+            count = max(0, pread(descriptor, buffer.baseAddress, buffer.count, 0))
+        }.withUnsafeBytes { try ImageProbe.probe($0) }
+        guard let header else { return sizeOnlyCost(fileBytes: size) }
         let hint = VariantRenderer.decodeHint(for: chains, sourceSize: header.uprightSize)
         return estimatedCost(header: header, fileBytes: size, decodeHint: hint)
     }
@@ -72,7 +74,7 @@ public enum BatchSchedule {
         switch header.format {
         case .jpeg:
             guard header.isProgressive else { return sizeOnlyCost(fileBytes: fileBytes) }
-            if jpegDecodesAtOneEighth(header, hint: decodeHint) {
+            if JPEGDecoder.scaleDenominator(for: header, sizeHint: decodeHint) == 8 {
                 return fixedCost + 0.4 * kilobytes + 0.6 * kilopixels
             }
             return fixedCost + 3 * 11.5 * kilobytes
@@ -87,13 +89,5 @@ public enum BatchSchedule {
     /// The estimate when only the size is known: a baseline JPEG of that size.
     static func sizeOnlyCost(fileBytes: Int) -> Double {
         fixedCost + 11.5 * Double(fileBytes) / 1_000
-    }
-
-    /// Whether a JPEG of this header shrinks on load to 1/8 for `hint` (its upright size
-    /// divided by 8, rounded up, is still at least the hint).
-    static func jpegDecodesAtOneEighth(_ header: ImageHeader, hint: PixelSize?) -> Bool {
-        guard let hint else { return false }
-        let upright = header.uprightSize
-        return (upright.width + 7) / 8 >= hint.width && (upright.height + 7) / 8 >= hint.height
     }
 }
