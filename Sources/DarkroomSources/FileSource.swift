@@ -1,6 +1,5 @@
 import DarkroomCore
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -91,7 +90,7 @@ public struct FileSource: ImageSource {
             return (known.path, info)
         }
         let joined = try joinedPath(location)
-        let path = try resolve(location)
+        let path = try resolve(joined: joined, location: location)
         guard stat(path, &info) == 0 else { throw DarkroomError.io(path: location, detail: FileBytes.errnoText(errno)) }
         memo.remember(location, ResolvedLocationMemo.Entry(path: path, joined: joined, info: info))
         return (path, info)
@@ -120,7 +119,12 @@ public struct FileSource: ImageSource {
     /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` for a path that
     ///   escapes the root, ``DarkroomError/io(path:detail:)`` for a missing file.
     public func resolve(_ location: String) throws -> String {
-        let joined = try joinedPath(location)
+        try resolve(joined: try joinedPath(location), location: location)
+    }
+
+    /// `realpath` of `joined` (`root/location`, already checked lexically), refused if it
+    /// leads outside the root.
+    func resolve(joined: String, location: String) throws -> String {
         guard let real = realpath(joined, nil) else {
             throw DarkroomError.io(path: location, detail: FileBytes.errnoText(errno))
         }
