@@ -57,6 +57,32 @@ struct ProbeTests {
         #expect(try !ImageProbe.probe(Fixtures.bytes("gradient.jpg")).isProgressive)
     }
 
+    @Test(
+        "a JPEG's chroma sampling gives the samples coded per pixel",
+        arguments: [
+            ("gradient.jpg", 3.0),
+            ("progressive-subsampled/photo422.jpg", 2.0),
+            ("progressive-subsampled/photo420.jpg", 1.5),
+            ("progressive-subsampled/photo411-single-dc.jpg", 1.5),
+        ])
+    func codedSamples(name: String, samples: Double) throws {
+        #expect(try ImageProbe.probe(Fixtures.bytes(name)).codedSamplesPerPixel == samples)
+    }
+
+    @Test("a greyscale JPEG codes one sample per pixel; a bad sampling factor leaves it unknown")
+    func codedSamplesOfHandMadeFrames() throws {
+        // SOI, then a baseline frame header: 8-bit, 16×16, components (id, H<<4|V, table).
+        func frame(_ components: [[UInt8]]) -> [UInt8] {
+            [0xFF, 0xD8, 0xFF, 0xC0, 0x00, UInt8(8 + 3 * components.count), 0x08, 0x00, 0x10, 0x00, 0x10,
+             UInt8(components.count)] + components.flatMap { $0 }
+        }
+        #expect(try ImageProbe.probe(frame([[1, 0x22, 0]])).codedSamplesPerPixel == 1)
+        #expect(try ImageProbe.probe(frame([[1, 0x21, 0], [2, 0x11, 1], [3, 0x11, 1]])).codedSamplesPerPixel == 2)
+        let unknown = try ImageProbe.probe(frame([[1, 0x05, 0], [2, 0x11, 1], [3, 0x11, 1]]))
+        #expect(unknown.codedSamplesPerPixel == nil)
+        #expect(unknown.width == 16 && unknown.height == 16)
+    }
+
     @Test("empty input is refused as empty")
     func empty() {
         #expect(throws: DarkroomError.emptyInput) { try ImageProbe.probe([UInt8]()) }

@@ -78,10 +78,11 @@ public struct Batch: Sendable {
         let state = Mutex(State())
         let start = Date()
         let collisions = collidingStems()
-        // With several workers, the most expensive files go first (see BatchSchedule); results
-        // are reported as they finish either way.
+        // With several workers, the most expensive files go first and the tail is balanced
+        // (see BatchSchedule); results are reported as they finish either way.
         let localFiles = inputs.filter { !$0.isURL }
-        let files = jobs > 1 ? BatchSchedule.mostExpensiveFirst(localFiles, targets: targets) : localFiles
+        let files = jobs > 1
+            ? BatchSchedule.ordered(localFiles, targets: targets, workers: min(jobs, localFiles.count)) : localFiles
         let urls = inputs.filter(\.isURL)
         let total = inputs.count
         let finish: @Sendable (BatchInput, [String], Int, (any Error)?) -> Void = { input, written, cached, failure in

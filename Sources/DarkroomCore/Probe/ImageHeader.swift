@@ -21,10 +21,15 @@ public struct ImageHeader: Sendable, Hashable {
     public var isProgressive: Bool
     /// Number of frames when the header says (animated GIF/WebP); `nil` when unknown.
     public var frameCount: Int?
+    /// JPEG only: component samples coded per pixel, from the frame's sampling factors:
+    /// 3 for 4:4:4 colour, 2 for 4:2:2, 1.5 for 4:2:0, 1 for greyscale. Decoding work grows
+    /// with it (it is the number of 8×8 blocks per 64 pixels). `nil` when unknown.
+    public var codedSamplesPerPixel: Double?
 
     public init(
         format: ImageFormat, width: Int, height: Int, orientation: Orientation = .up,
-        hasAlpha: Bool? = nil, isProgressive: Bool = false, frameCount: Int? = nil
+        hasAlpha: Bool? = nil, isProgressive: Bool = false, frameCount: Int? = nil,
+        codedSamplesPerPixel: Double? = nil
     ) {
         self.format = format
         self.width = width
@@ -33,6 +38,7 @@ public struct ImageHeader: Sendable, Hashable {
         self.hasAlpha = hasAlpha
         self.isProgressive = isProgressive
         self.frameCount = frameCount
+        self.codedSamplesPerPixel = codedSamplesPerPixel
     }
 
     /// The stored size.

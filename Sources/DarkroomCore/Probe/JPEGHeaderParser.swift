@@ -32,7 +32,8 @@ enum JPEGHeaderParser {
                 let progressive = [0xC2, 0xC6, 0xCA, 0xCE].contains(marker)
                 return ImageHeader(
                     format: .jpeg, width: width, height: height, orientation: orientation,
-                    hasAlpha: false, isProgressive: progressive)
+                    hasAlpha: false, isProgressive: progressive,
+                    codedSamplesPerPixel: codedSamplesPerPixel(r, frameHeaderAt: offset, length: length))
             }
             if marker == 0xE1, orientation == .up, let payload = r.slice(offset + 2, length - 2),
                 ByteReader(payload).starts(with: "Exif\0\0", at: 0) {
@@ -40,6 +41,22 @@ enum JPEGHeaderParser {
             }
             offset += length
         }
+    }
+
+    /// Σ(Hᵢ·Vᵢ) / (Hmax·Vmax) over the frame's components; `nil` when the frame header is
+    /// short or a sampling factor is outside 1...4 (the decoder reports such files).
+    private static func codedSamplesPerPixel(_ r: ByteReader, frameHeaderAt offset: Int, length: Int) -> Double? {
+        guard let count = r.u8(offset + 7), count > 0, length >= 8 + 3 * count else { return nil }
+        var factors: [(h: Int, v: Int)] = []
+        for index in 0..<count {
+            guard let packed = r.u8(offset + 9 + 3 * index) else { return nil }
+            let h = packed >> 4, v = packed & 0x0F
+            guard (1...4).contains(h), (1...4).contains(v) else { return nil }
+            factors.append((h, v))
+        }
+        let maxH = factors.map(\.h).max() ?? 1, maxV = factors.map(\.v).max() ?? 1
+        let samples = factors.reduce(0) { $0 + $1.h * $1.v }
+        return Double(samples) / Double(maxH * maxV)
     }
 
     private static func isStartOfFrame(_ marker: Int) -> Bool {
