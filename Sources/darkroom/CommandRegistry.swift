@@ -40,8 +40,8 @@ enum CommandRegistry {
     }
 
     /// Loads the configuration `--config` (or its fallbacks) names.
+    /// (Usually already loaded by ``ConfigurationPrefetch`` while the arguments were parsed.)
     static func configuration(_ explicit: String?) -> (ConfigLocation, Configuration) {
-        let location = ConfigLocation.resolve(explicit: explicit)
-        return (location, location.load(filters: shared.filters))
+        ConfigurationPrefetch.configuration(explicit)
     }
 }

@@ -21,6 +21,12 @@ struct DarkroomCommand: ParsableCommand {
             ListCommand.self, CacheCommand.self,
         ]
     )
+
+    /// Starts loading the configuration beside the argument parsing, then runs the command.
+    static func main() {
+        ConfigurationPrefetch.start(arguments: Array(CommandLine.arguments.dropFirst()))
+        main(nil)
+    }
 }
 
 // MARK: - Reporting errors

@@ -79,3 +79,51 @@ struct ListCommandTests {
         #expect(outcome.stdout.contains("overrides:  \(folder.url.path)/10-a.toml:1"))
     }
 }
+
+// MARK: - Which configuration a command reads
+
+/// The tool starts loading the configuration while it parses the command line, from a guess at
+/// the `--config` value; whatever the spelling, the configuration used must be the parsed one.
+@Suite("A command reads the configuration its parsed --config names, however it is spelled")
+struct ConfigSpellingTests {
+    /// A folder whose one file has an unknown filter named `name`, reported by `check`.
+    func brokenFolder(naming name: String) throws -> TemporaryDirectory {
+        let folder = try TemporaryDirectory()
+        try Data("[variants.v]\nfilters = [\"\(name)\"]\n".utf8).write(to: folder.url.appendingPathComponent("\(name).toml"))
+        return folder
+    }
+
+    @Test("--config=DIR, --config DIR, and the last of several --config are all the folder used")
+    func spellings() throws {
+        let first = try brokenFolder(naming: "first")
+        let second = try brokenFolder(naming: "second")
+        for arguments in [
+            ["check", "--config=\(second.url.path)"],
+            ["check", "--config", second.url.path],
+            ["check", "--config", first.url.path, "--config", second.url.path],
+            ["check", "--config=\(first.url.path)", "--config", second.url.path],
+        ] {
+            let outcome = try CommandRunner.run(arguments)
+            #expect(outcome.status == 1, "\(arguments)")
+            #expect(outcome.stdout.contains("second.toml:2: unknown filter 'second'"), "\(arguments): \(outcome.stdout)")
+            #expect(!outcome.stdout.contains("first"), "\(arguments): \(outcome.stdout)")
+        }
+    }
+
+    @Test("a --config after the -- terminator is an input, not the configuration")
+    func afterTerminator() throws {
+        let broken = try brokenFolder(naming: "ignored")
+        let out = try TemporaryDirectory()
+        let config = CheckCommandTests.repository.appendingPathComponent("filters.d").path
+        let outcome = try CommandRunner.run([
+            "batch", "--variant", "thumbnail", "--out", out.url.path, "--config", config, "--no-cache",
+            "--", Fixtures.path("gradient.jpg"), "--config=\(broken.url.path)",
+        ])
+        // After --, "--config=…" is an input, a missing file: the batch stops on it. Had the
+        // broken folder been read as the configuration, it would have stopped earlier, on the
+        // variant 'thumbnail' that folder lacks.
+        #expect(outcome.status == 1, "\(outcome.stdout)\(outcome.stderr)")
+        #expect(outcome.stderr.contains("--config=\(broken.url.path): no such file"), "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("thumbnail"), "\(outcome.stderr)")
+    }
+}
