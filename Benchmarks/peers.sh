@@ -37,7 +37,7 @@ apt_install() {  # PACKAGE...
         || { as_root apt-get update >/dev/null && as_root apt-get install -y "$@" >/dev/null; } \
         || die "could not install $* with apt-get"
 }
-[ -x /usr/bin/time ] || apt_install time
+command -v cc >/dev/null || apt_install gcc
 command -v vipsthumbnail >/dev/null || apt_install libvips-tools
 [ -x /usr/bin/mogrify ] || apt_install imagemagick
 command -v gm >/dev/null || apt_install graphicsmagick
@@ -84,6 +84,9 @@ config="$here/filters.d"
 
 work="$(mktemp -d)"
 if [ "${KEEP:-0}" = 1 ]; then echo "peers.sh: outputs kept in $work" >&2; else trap 'rm -rf "$work"' EXIT; fi
+# The timer: spawns a tool, waits, and records its wall time and peak RSS (timed_exec.c).
+timer="$work/timed_exec"
+cc -O2 -o "$timer" "$here/timed_exec.c" || die "could not compile Benchmarks/peers/timed_exec.c"
 
 # MARK: - One run of one tool on one task
 
@@ -94,9 +97,11 @@ for task in "${tasks[@]}"; do
     files_of[$task]="$("$py" "$here/tasks.py" inputs "$task" "$corpus")" || die "no inputs for $task"
 done
 
-# Sets `cmd` to the command line of TOOL doing TASK into OUT (run with the corpus as working folder).
+# Sets `cmd` to the command line of TOOL doing TASK into OUT (run with the corpus as working folder)
+# and `envs` to the NAME=VALUE settings it runs with.
 command_for() {  # TASK TOOL OUT
     local task="$1" tool="$2" out="$3" variant ext
+    envs=()
     local -a files relative
     mapfile -t files <<<"${files_of[$task]}"
     relative=("${files[@]#"$corpus"/}")
@@ -110,9 +115,9 @@ command_for() {  # TASK TOOL OUT
     vips)
         case "$task" in
         T1 | T3) local save="[Q=80,strip]"; [ "$task" = T3 ] && save="[compression=6,strip]"
-            cmd=(env VIPS_CONCURRENCY=1 vipsthumbnail -s "${fit[$task]}" -o "$out/%s.$ext$save" "${files[@]}") ;;
-        T2) cmd=(env VIPS_CONCURRENCY=1 vipsthumbnail -s 200x200 -m centre -o "$out/%s.jpg[Q=80,strip]" "${files[@]}") ;;
-        T4 | T5) cmd=(env VIPS_CONCURRENCY=1 "$py" "$here/vips_task.py" "$task" "$out" "${files[@]}") ;;
+            envs=(VIPS_CONCURRENCY=1); cmd=(vipsthumbnail -s "${fit[$task]}" -o "$out/%s.$ext$save" "${files[@]}") ;;
+        T2) envs=(VIPS_CONCURRENCY=1); cmd=(vipsthumbnail -s 200x200 -m centre -o "$out/%s.jpg[Q=80,strip]" "${files[@]}") ;;
+        T4 | T5) envs=(VIPS_CONCURRENCY=1); cmd=("$py" "$here/vips_task.py" "$task" "$out" "${files[@]}") ;;
         esac ;;
     imagemagick | graphicsmagick)
         local -a ops
@@ -124,10 +129,10 @@ command_for() {  # TASK TOOL OUT
         esac
         if [ "$task" = T3 ]; then ops+=(-define png:compression-level=6); else ops+=(-quality 80); fi
         if [ "$tool" = imagemagick ]; then
-            cmd=(env MAGICK_THREAD_LIMIT=1 /usr/bin/mogrify -limit thread 1 -path "$out" -format "$ext"
+            envs=(MAGICK_THREAD_LIMIT=1); cmd=(/usr/bin/mogrify -limit thread 1 -path "$out" -format "$ext"
                 -filter Lanczos "${ops[@]}" -strip "${files[@]}")
         else  # gm writes OUT/RELATIVE-PATH, hence relative inputs
-            cmd=(env OMP_NUM_THREADS=1 gm mogrify -limit threads 1 -output-directory "$out" -create-directories
+            envs=(OMP_NUM_THREADS=1); cmd=(gm mogrify -limit threads 1 -output-directory "$out" -create-directories
                 -format "$ext" -filter Lanczos "${ops[@]}" +profile '*' "${relative[@]}")
         fi ;;
     pillow-draft)
@@ -138,21 +143,20 @@ command_for() {  # TASK TOOL OUT
 
 # Runs TOOL on TASK once into a fresh folder; appends "round task tool seconds peak-KiB" to timings.
 timed_run() {  # ROUND TASK TOOL
-    local round="$1" task="$2" tool="$3" out="$work/out/$2/$3" start end
+    local round="$1" task="$2" tool="$3" out="$work/out/$2/$3" seconds rss
     rm -rf "$out"; mkdir -p "$out"
     command_for "$task" "$tool" "$out"
-    start=$(date +%s%N)
-    if ! (cd "$corpus" && /usr/bin/time -f %M -o "$work/rss" "${cmd[@]}") >"$work/log" 2>&1; then
+    # The tool's environment is set before the clock starts (no `env` process in the timing).
+    if ! (cd "$corpus" && env "${envs[@]}" "$timer" "$work/measured" "${cmd[@]}") >"$work/log" 2>&1; then
         tail -15 "$work/log" >&2
         die "$tool failed on $task: ${cmd[*]}"
     fi
-    end=$(date +%s%N)
+    read -r seconds rss <"$work/measured"
     # Darkroom's own figure too: the seconds its batch summary reports (rendering only,
     # without process start-up and exit); "-" for the peers.
     local own=-
     case "$tool" in darkroom*) own=$(sed -n 's/^batch: .* files written, \([0-9.]*\) s, .*/\1/p' "$work/log" | tail -1) ;; esac
-    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$task" "$tool" \
-        "$(( (end - start) / 1000 ))e-6" "$(tail -1 "$work/rss")" "${own:--}" >>"$work/timings.tsv"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$task" "$tool" "$seconds" "$rss" "${own:--}" >>"$work/timings.tsv"
 }
 
 # MARK: - Rounds
@@ -162,7 +166,9 @@ echo "peers.sh: darkroom = $bin; corpus = $corpus; warm-up + $runs rounds" >&2
 for round in $(seq 0 "$runs"); do   # round 0 is the warm-up, dropped by the report
     echo "peers.sh: round $round of $runs" >&2
     for task in "${tasks[@]}"; do
-        order=("${tools[@]}"); [ "$task" = T1 ] && order+=(darkroom-j2)
+        # T1 also runs darkroom --jobs 2, right after --jobs 1 (before it in reversed rounds): a
+        # pair run back to back sees the same host, and their ratio is the one judged.
+        order=("${tools[@]}"); [ "$task" = T1 ] && order=(darkroom darkroom-j2 "${tools[@]:1}")
         if (( round % 2 == 1 )); then
             for (( i = ${#order[@]} - 1; i >= 0; i-- )); do timed_run "$round" "$task" "${order[$i]}"; done
         else
@@ -184,7 +190,7 @@ for task in T1 T2; do
     mkdir -p "$work/vips-png/$task"
     command_for "$task" vips "$work/vips-png/$task"
     cmd=("${cmd[@]/%.jpg\[Q=80,strip\]/.png}")
-    (cd "$corpus" && "${cmd[@]}") >"$work/log" 2>&1 || { tail -15 "$work/log" >&2; die "vips failed on the PNG twin of $task"; }
+    (cd "$corpus" && env "${envs[@]}" "${cmd[@]}") >"$work/log" 2>&1 || { tail -15 "$work/log" >&2; die "vips failed on the PNG twin of $task"; }
 done
 
 # MARK: - Report
