@@ -71,6 +71,8 @@ struct HTTPSourceLoadingTests {
         #expect(requests.count == 2)
         #expect(requests.last?.headers["if-none-match"] == first.etag)
         #expect(requests.last?.headers["if-modified-since"] == first.lastModified)
+        // The server records a response once it is sent, which can be after the client has it.
+        #expect(await server.wait(timeout: 5) { server.finished(path).count == 2 })
         #expect(server.finished(path).last?.status == 304)
 
         // Last-Modified alone revalidates too.
