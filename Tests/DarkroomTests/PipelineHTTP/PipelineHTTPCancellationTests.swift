@@ -91,7 +91,9 @@ struct PipelineHTTPCancellationTests {
         var configuration = http.configuration()
         configuration.maximumActiveDownloads = 1
         let pipeline = ImagePipeline(configuration: configuration)
-        let busy = "/image/\(HTTPPipelineFixture.imageName)?test=queued&delay=1"
+        // Busy far longer than the test needs (it is cancelled below), so that on a loaded
+        // machine the slot cannot free itself before the second request is queued.
+        let busy = "/image/\(HTTPPipelineFixture.imageName)?test=queued&delay=30"
         let queued = "/image/\(HTTPPipelineFixture.imageName)?test=queued&n=cancelled"
         let running = pipeline.request(ImageRequest(location: http.url(busy), variant: .named("gray")))
         #expect(await http.server.wait(timeout: 10) { http.server.hits(busy) == 1 })
@@ -100,7 +102,8 @@ struct PipelineHTTPCancellationTests {
         cancelled.cancel()
         await #expect(throws: CancellationError.self) { try await cancelled.response }
         #expect(pipeline.activity.queuedDownloads == 0)
-        _ = try await running.response
+        running.cancel()
+        await #expect(throws: CancellationError.self) { try await running.response }
         // A request made after the slot freed is answered: the cancelled one never went out.
         let after = "/image/\(HTTPPipelineFixture.imageName)?test=queued&n=after"
         _ = try await pipeline.image(for: http.url(after), variant: "gray")
