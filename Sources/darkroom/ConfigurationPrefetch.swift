@@ -22,44 +22,42 @@ import Synchronization
 /// ```
 enum ConfigurationPrefetch {
     /// The subcommands with a `--config` option.
-    static let configuredCommands: Set<String> = ["batch", "render", "convert", "check", "list", "cache"]
+    static let configuredCommands: Set<String> = ["batch", "render", "check", "list", "cache"]
 
-    private struct Pending: Sendable {
+    /// One prefetch: the guessed `--config` value and, once `done`, its configuration.
+    private final class Prefetch: Sendable {
         let explicit: String?
-        let done: DispatchGroup
+        let done = DispatchGroup()
+        let loaded = Mutex<(ConfigLocation, Configuration)?>(nil)
+
+        init(explicit: String?) { self.explicit = explicit }
     }
 
-    private static let pending = Mutex<Pending?>(nil)
-    private static let result = Mutex<(ConfigLocation, Configuration)?>(nil)
+    /// The prefetch started and not yet taken.
+    private static let started = Mutex<Prefetch?>(nil)
 
     /// Starts loading the configuration `arguments` (without the program name) seem to name,
     /// when they start with a subcommand that reads one.
     static func start(arguments: [String]) {
         guard let command = arguments.first, configuredCommands.contains(command) else { return }
-        let explicit = guessedConfig(in: arguments.dropFirst())
-        let done = DispatchGroup()
-        done.enter()
-        pending.withLock { $0 = Pending(explicit: explicit, done: done) }
+        let prefetch = Prefetch(explicit: guessedConfig(in: arguments.dropFirst()))
+        prefetch.done.enter()
+        started.withLock { $0 = prefetch }
         // The default-QoS pool is also the one batch workers come from: this warms a thread.
         DispatchQueue.global().async {
-            let loaded = load(explicit)
-            result.withLock { $0 = loaded }
-            done.leave()
+            let configuration = load(prefetch.explicit)
+            prefetch.loaded.withLock { $0 = configuration }
+            prefetch.done.leave()
         }
     }
 
     /// The configuration for the parsed `--config` value: the prefetched one when it was
     /// guessed right (waiting for it if needed), else loaded now.
     static func configuration(_ explicit: String?) -> (ConfigLocation, Configuration) {
-        if let started = pending.withLock({ pending -> Pending? in defer { pending = nil }; return pending }),
-            started.explicit == explicit {
-            started.done.wait()
-            if let loaded = result.withLock({ loaded -> (ConfigLocation, Configuration)? in
-                defer { loaded = nil }
-                return loaded
-            }) {
-                return loaded
-            }
+        if let prefetch = started.withLock({ started in defer { started = nil }; return started }),
+            prefetch.explicit == explicit {
+            prefetch.done.wait()
+            if let configuration = prefetch.loaded.withLock({ $0 }) { return configuration }
         }
         return load(explicit)
     }

@@ -60,7 +60,8 @@ public enum BatchSchedule {
         let known = costs.indices.filter { costs[$0] >= 0 }
         let unknown = costs.indices.filter { costs[$0] < 0 }
         let longestFirst = known.sorted { costs[$0] != costs[$1] ? costs[$0] > costs[$1] : $0 < $1 }
-        guard workers > 1, longestFirst.count > 2 else { return longestFirst + unknown }
+        // With a file or none per worker there is no tail to arrange.
+        guard workers > 1, longestFirst.count > workers else { return longestFirst + unknown }
         let head = Array(longestFirst.prefix(max(workers, longestFirst.count - tailLength)))
         var loads = [Double](repeating: 0, count: workers)
         for index in head { take(costs[index], loads: &loads) }

@@ -47,15 +47,15 @@ enum JPEGHeaderParser {
     /// short or a sampling factor is outside 1...4 (the decoder reports such files).
     private static func codedSamplesPerPixel(_ r: ByteReader, frameHeaderAt offset: Int, length: Int) -> Double? {
         guard let count = r.u8(offset + 7), count > 0, length >= 8 + 3 * count else { return nil }
-        var factors: [(h: Int, v: Int)] = []
+        var samples = 0, maxH = 1, maxV = 1
         for index in 0..<count {
             guard let packed = r.u8(offset + 9 + 3 * index) else { return nil }
             let h = packed >> 4, v = packed & 0x0F
             guard (1...4).contains(h), (1...4).contains(v) else { return nil }
-            factors.append((h, v))
+            samples += h * v
+            maxH = max(maxH, h)
+            maxV = max(maxV, v)
         }
-        let maxH = factors.map(\.h).max() ?? 1, maxV = factors.map(\.v).max() ?? 1
-        let samples = factors.reduce(0) { $0 + $1.h * $1.v }
         return Double(samples) / Double(maxH * maxV)
     }
 
