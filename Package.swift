@@ -12,7 +12,7 @@
 //   DarkroomConfig   filters.d/*.toml → validated variants  (TOMLKit)
 //   DarkroomSources  file and memory sources, file I/O
 //   DarkroomCurl     HTTP source on libcurl's multi interface (CCurlShims)
-//   Darkroom         registry and default wiring
+//   Darkroom         registry and default wiring            (CThreadPlacement)
 //   darkroom         the command-line tool
 import PackageDescription
 
@@ -72,6 +72,8 @@ let package = Package(
             name: "CCurlShims",
             path: "Sources/CCurlShims"
         ),
+        // glibc's CPU-affinity calls (need _GNU_SOURCE and macros) for SpreadThreads.
+        .target(name: "CThreadPlacement", path: "Sources/CThreadPlacement"),
 
         // MARK: - Core
         .target(name: "DarkroomCore"),
@@ -110,6 +112,7 @@ let package = Package(
             dependencies: [
                 "DarkroomCore", "DarkroomGD", "DarkroomJPEG", "DarkroomPNG", "DarkroomWebP",
                 "DarkroomFilters", "DarkroomConfig", "DarkroomSources", "DarkroomCache", "DarkroomCurl",
+                "CThreadPlacement",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]

@@ -43,8 +43,8 @@ enum ConfigurationPrefetch {
         let prefetch = Prefetch(explicit: guessedConfig(in: arguments.dropFirst()))
         prefetch.done.enter()
         started.withLock { $0 = prefetch }
-        // The default-QoS pool is also the one batch workers come from: this warms a thread.
-        DispatchQueue.global().async {
+        // On its own thread, started on another CPU (see SpreadThreads).
+        SpreadThreads.detach {
             let configuration = load(prefetch.explicit)
             prefetch.loaded.withLock { $0 = configuration }
             prefetch.done.leave()

@@ -141,13 +141,10 @@ public struct Batch: Sendable {
             }
         }
         let workers = max(files.isEmpty ? 0 : 1, min(jobs, files.count))
-        if workers <= 1 && urls.isEmpty {
-            fileWorker()
-        } else {
-            // One lane for the URLs (waiting on the pipeline), the others for the files.
-            DispatchQueue.concurrentPerform(iterations: workers + 1) { lane in
-                if lane == workers { urlLane() } else { fileWorker() }
-            }
+        // One lane per file worker (the first on this thread), and one for the URLs (waiting
+        // on the pipeline) when there are any. SpreadThreads starts each worker on its own CPU.
+        SpreadThreads.run(lanes: workers + (urls.isEmpty ? 0 : 1)) { lane in
+            if lane == workers { urlLane() } else { fileWorker() }
         }
         return state.withLock { s in
             let order = Dictionary(inputs.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
