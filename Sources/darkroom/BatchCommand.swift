@@ -102,9 +102,10 @@ struct BatchCommand: ParsableCommand {
             display.show(progress)
         }
         display.finish()
-        print(String(
-            format: "batch: %d done, %d failed, %d files written, %.3f s, %.1f images/s",
-            summary.succeeded, summary.failures.count, summary.outputs, summary.seconds, summary.imagesPerSecond))
+        print(
+            "batch: \(summary.succeeded) done, \(summary.failures.count) failed, \(summary.outputs) files written, "
+                + "\(FixedDecimal.text(summary.seconds, decimals: 3)) s, "
+                + "\(FixedDecimal.text(summary.imagesPerSecond, decimals: 1)) images/s")
         for failure in summary.failures {
             _ = CommandFailure.exit(subject: failure.input, failure.error)
         }

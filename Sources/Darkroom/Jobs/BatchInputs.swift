@@ -71,12 +71,15 @@ extension BatchInput {
                 inputs.append(BatchInput(path: argument, relativeStem: stem))
                 continue
             }
-            var isDirectory: ObjCBool = false
-            guard fileManager.fileExists(atPath: argument, isDirectory: &isDirectory) else {
-                throw DarkroomError.io(path: argument, detail: "no such file or directory")
+            // stat(2) and string work for a file: FileManager and URL cost ~30 µs a file.
+            var status = stat()
+            guard stat(argument, &status) == 0 else {
+                let detail = errno == ENOENT || errno == ENOTDIR
+                    ? "no such file or directory" : String(cString: strerror(errno)).lowercased()
+                throw DarkroomError.io(path: argument, detail: detail)
             }
-            guard isDirectory.boolValue else {
-                add(argument, stem: stem(of: URL(fileURLWithPath: argument).lastPathComponent))
+            guard status.st_mode & S_IFMT == S_IFDIR else {
+                add(argument, stem: stem(of: lastComponent(of: argument)))
                 continue
             }
             let root = URL(fileURLWithPath: argument)
@@ -135,8 +138,24 @@ extension BatchInput {
         return name.isEmpty || name.allSatisfy({ $0 == "." }) ? "image" : name
     }
 
-    private static func stem(of relative: String) -> String {
-        let url = URL(fileURLWithPath: relative)
-        return url.pathExtension.isEmpty ? relative : String(relative.dropLast(url.pathExtension.count + 1))
+    /// The last component of a path, as `URL.lastPathComponent` gives it ("a/b.jpg" → "b.jpg").
+    static func lastComponent(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/"), trimmed.count > 1 else { return String(trimmed) }
+        return String(trimmed[trimmed.index(after: slash)...])
+    }
+
+    /// `relative` without its extension, where the extension is what `URL.pathExtension` gives:
+    /// the text after the last dot of the last component, unless that dot starts the component,
+    /// ends it, or the text has a space ("a/b.jpg" → "a/b", ".hidden" and "a.b c" unchanged).
+    /// String work, not `URL(fileURLWithPath:)`, which `stat`s the path to see if it is a folder.
+    static func stem(of relative: String) -> String {
+        guard !relative.hasSuffix("/") else { return relative }
+        let name = lastComponent(of: relative)
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return relative }
+        let pathExtension = name[name.index(after: dot)...]
+        guard !pathExtension.isEmpty, !pathExtension.contains(" ") else { return relative }
+        return String(relative.dropLast(pathExtension.count + 1))
     }
 }

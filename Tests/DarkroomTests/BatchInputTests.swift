@@ -1,0 +1,55 @@
+@testable import Darkroom
+import DarkroomCore
+import DarkroomTestSupport
+import Foundation
+import Testing
+
+// MARK: - Naming and finding a batch's inputs
+
+@Suite("A batch names each input's outputs after its path, found without Foundation's URL")
+struct BatchInputTests {
+    /// Names whose stems must match what `URL.pathExtension` implies.
+    static let names = [
+        "a.jpg", ".jpg", "a.", "a.b.c", "dir.d/a", "a b.jp g", "a.JPG", "x/.hidden", "a..jpg",
+        "sub/dir/img.png", "é.jpeg", "a.jpg ", ".a.b", "...", "a.jpg.", "a.j pg", "a. jpg", "noext",
+        "deep/er/photo.tar.gz", "a.jp\tg", "a.j%g", "a.-",
+    ]
+
+    @Test("a stem drops what URL.pathExtension calls the extension", arguments: names)
+    func stemMatchesURL(name: String) {
+        let url = URL(fileURLWithPath: name)
+        let expected = url.pathExtension.isEmpty ? name : String(name.dropLast(url.pathExtension.count + 1))
+        #expect(BatchInput.stem(of: name) == expected)
+    }
+
+    @Test("the last component is URL.lastPathComponent's", arguments: [
+        "a.jpg", "dir/a.jpg", "/abs/dir/b.png", "dir/sub/", "/", "a//b.jpg", "x/.hidden",
+    ])
+    func lastComponentMatchesURL(path: String) {
+        #expect(BatchInput.lastComponent(of: path) == URL(fileURLWithPath: path).lastPathComponent)
+    }
+
+    @Test("files keep their names, folders are walked, repeats are dropped")
+    func expandsFilesAndFolders() throws {
+        let folder = try TemporaryDirectory()
+        let png = try Registry.standard.encode(Pattern.photo(width: 8, height: 8), options: EncodeOptions(format: .png))
+        try FileManager.default.createDirectory(atPath: folder.path("set/inner"), withIntermediateDirectories: true)
+        for name in ["one.png", "set/two.png", "set/inner/three.png", "set/notes.txt"] {
+            try Data(png).write(to: URL(fileURLWithPath: folder.path(name)))
+        }
+        let inputs = try BatchInput.expand([folder.path("one.png"), folder.path("set"), folder.path("set/two.png")])
+        #expect(inputs.map(\.relativeStem) == ["one", "inner/three", "two"])
+        #expect(inputs.map(\.path) == [folder.path("one.png"), folder.path("set") + "/inner/three.png", folder.path("set") + "/two.png"])
+    }
+
+    @Test("a missing input, or one under a file, is named with the reason")
+    func missingInputs() throws {
+        let folder = try TemporaryDirectory()
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: folder.path("plain.jpg")))
+        for missing in [folder.path("nope.jpg"), folder.path("plain.jpg/inside.jpg")] {
+            #expect(throws: DarkroomError.io(path: missing, detail: "no such file or directory")) {
+                try BatchInput.expand([missing])
+            }
+        }
+    }
+}
