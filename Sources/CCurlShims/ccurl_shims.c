@@ -89,11 +89,24 @@ struct ccurl_transfer {
     ccurl_address_kind refused_kind;
     char refused_address[INET6_ADDRSTRLEN];
     char error[CURL_ERROR_SIZE];
+    ccurl_head_check head_check;
+    void *head_context;
+    int head_checked;
+    int head_refused;
 };
 
 static size_t write_body(char *data, size_t size, size_t count, void *userdata) {
     ccurl_transfer *transfer = userdata;
     size_t total = size * count;
+    if (!transfer->head_checked && transfer->head_check) {
+        // The headers are complete once the body starts: judge them before taking any of it.
+        transfer->head_checked = 1;
+        const char *headers = transfer->headers.data ? (const char *)transfer->headers.data : "";
+        if (transfer->head_check(transfer->head_context, headers)) {
+            transfer->head_refused = 1;
+            return 0;  // stops the transfer: CURLE_WRITE_ERROR
+        }
+    }
     if (transfer->body.length + total > transfer->max_bytes) {
         transfer->exceeded = 1;
         return 0;  // stops the transfer: CURLE_WRITE_ERROR
@@ -208,3 +221,10 @@ const char *ccurl_transfer_refused_address(const ccurl_transfer *transfer, ccurl
     *kind = transfer->refused_kind;
     return transfer->refused_address;
 }
+
+void ccurl_transfer_set_head_check(ccurl_transfer *transfer, ccurl_head_check check, void *context) {
+    transfer->head_check = check;
+    transfer->head_context = context;
+}
+
+int ccurl_transfer_head_refused(const ccurl_transfer *transfer) { return transfer->head_refused; }

@@ -40,6 +40,9 @@ struct CurlResponse: Sendable {
     var primaryIP: String
     /// Bytes announced by `Content-Length` (-1 when unknown).
     var contentLength: Int64
+    /// The body was refused unread: a 2xx answer whose `Content-Type` the settings do not
+    /// accept (``CurlTransfer/ContentTypeCheck``). `code` is then `CURLE_WRITE_ERROR`.
+    var refusedContentType: Bool = false
 }
 
 // MARK: - CurlTransfer
@@ -51,6 +54,8 @@ final class CurlTransfer: @unchecked Sendable {
     let easy: UnsafeMutableRawPointer
     let buffers: OpaquePointer
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    /// Kept alive for the C callback that reads it through an unretained pointer.
+    private let contentTypeCheck: ContentTypeCheck
     /// Guarded by the owning loop's lock; taken (set to nil) by whoever resumes it.
     var continuation: CheckedContinuation<CurlResponse, any Error>?
     /// Guarded by the owning loop's lock: cancellation was asked for.
@@ -69,6 +74,8 @@ final class CurlTransfer: @unchecked Sendable {
         }
         self.easy = easy
         self.buffers = buffers
+        contentTypeCheck = ContentTypeCheck(settings: settings)
+        ccurl_transfer_set_head_check(buffers, ContentTypeCheck.refuses, Unmanaged.passUnretained(contentTypeCheck).toOpaque())
         set(CURLOPT_URL, request.url)
         set(CURLOPT_PROTOCOLS_STR, "http,https")
         set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
@@ -156,6 +163,30 @@ final class CurlTransfer: @unchecked Sendable {
             connected: pretransfer > 0 || status > 0,
             reusedConnection: status > 0 && connects == 0,
             primaryIP: primaryIP,
-            contentLength: contentLength)
+            contentLength: contentLength,
+            refusedContentType: ccurl_transfer_head_refused(buffers) != 0)
+    }
+
+    // MARK: - Content type, before the body
+
+    /// Refuses the body of a 2xx answer whose `Content-Type` the settings do not accept, as
+    /// soon as its first byte arrives: an HTML page or a video is not downloaded in full (up
+    /// to `max-bytes`) only to be rejected. Called on the loop thread, from C.
+    final class ContentTypeCheck: Sendable {
+        let settings: HTTPSourceSettings
+
+        init(settings: HTTPSourceSettings) { self.settings = settings }
+
+        /// Whether `head` (the header block, status line first) refuses the body.
+        func refuses(head: HTTPResponseHead) -> Bool {
+            guard (200..<300).contains(head.status), let contentType = head["content-type"] else { return false }
+            return !settings.accepts(contentType: contentType)
+        }
+
+        static let refuses: ccurl_head_check = { context, headers in
+            guard let context, let headers else { return 0 }
+            let check = Unmanaged<ContentTypeCheck>.fromOpaque(context).takeUnretainedValue()
+            return check.refuses(head: HTTPResponseHead(parsing: String(cString: headers))) ? 1 : 0
+        }
     }
 }

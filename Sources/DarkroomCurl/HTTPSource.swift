@@ -12,7 +12,8 @@ import Synchronization
 /// timeouts; a byte limit enforced as soon as a `Content-Length` announces too much or the
 /// body grows past it; redirects followed by the source itself, each hop's scheme and host
 /// checked; private, loopback and link-local addresses refused on the resolved address of
-/// every connection; the `Content-Type` and the bytes' own signature must both say "image".
+/// every connection; the `Content-Type` and the bytes' own signature must both say "image"
+/// (a 2xx answer of another type is stopped as its body starts, not downloaded first).
 /// Transient failures (connection errors, connect timeouts, 5xx, 429) are retried with
 /// exponential backoff; `Retry-After` is honoured.
 ///

@@ -19,6 +19,9 @@ enum TransferOutcome {
         func failed(_ reason: String, status: Int? = nil) -> DarkroomError {
             .fetchFailed(url: url, status: status, reason: reason)
         }
+        // A body refused for its content type: the head is complete, and the load reports
+        // the type (HTTPSource checks it on every response).
+        if response.refusedContentType { return .response(response) }
         if response.code != CURLE_OK.rawValue {
             return transportFailure(response, settings: settings, failed: { failed($0) })
         }

@@ -32,6 +32,18 @@ struct HTTPSourceRefusalTests {
         _ = try await extended.load(server.url("/image/gradient.jpg?type=image/x-darkroom"))
     }
 
+    @Test("a body of the wrong content type is refused when it starts, not downloaded in full",
+          arguments: ["/big", "/chunked-big"])
+    func contentTypeRefusedBeforeTheBody(route: String) async throws {
+        let path = "\(route)?bytes=40000000&type=video/mp4"
+        let failure = await expectFetchFailure { _ = try await source.load(server.url(path)) }
+        #expect(failure.reason == "content type video/mp4 is not an image type")
+        #expect(failure.status == 200)
+        // The server saw the connection close while it was still sending the 40 MB.
+        #expect(await server.wait { server.finished(path).count == 1 })
+        #expect(server.finished(path).first?.outcome == "aborted")
+    }
+
     @Test("an HTML page served as image/jpeg is refused, naming what the bytes are")
     func htmlAsJPEG() async {
         let failure = await expectFetchFailure { _ = try await source.load(server.url("/html-as-jpeg")) }

@@ -22,6 +22,7 @@ parameters just make distinct URLs):
     /slow/NAME?seconds=S   the file, its body spread over S seconds in 20 chunks
     /trickle?bytes=N&rate=R  N bytes of JPEG-looking data at R bytes per second
     /big?bytes=N           N bytes (a JPEG signature then zeros), Content-Length N
+                           ?type=T     Content-Type: T instead of image/jpeg
     /chunked-big?bytes=N   the same without Content-Length (chunked encoding)
     /status/CODE           that status with a short HTML body (?retry-after=S adds Retry-After)
     /flaky/N/NAME          503 for the first N requests of this exact path, then the file
@@ -139,9 +140,9 @@ class Handler(BaseHTTPRequestHandler):
         elif head == "trickle":
             self.trickle(int(query.get("bytes", "100000")), float(query.get("rate", "100")))
         elif head == "big":
-            self.big(int(query.get("bytes", "1000000")), chunked=False)
+            self.big(int(query.get("bytes", "1000000")), chunked=False, content_type=query.get("type"))
         elif head == "chunked-big":
-            self.big(int(query.get("bytes", "1000000")), chunked=True)
+            self.big(int(query.get("bytes", "1000000")), chunked=True, content_type=query.get("type"))
         elif head == "status" and rest:
             headers = {"Retry-After": query["retry-after"]} if "retry-after" in query else None
             self.html_error(int(rest[0]), headers)
@@ -243,9 +244,9 @@ class Handler(BaseHTTPRequestHandler):
             sent += len(chunk)
             time.sleep(0.1)
 
-    def big(self, count, chunked):
+    def big(self, count, chunked, content_type=None):
         self.send_response(200)
-        self.send_header("Content-Type", "image/jpeg")
+        self.send_header("Content-Type", content_type or "image/jpeg")
         if chunked:
             self.send_header("Transfer-Encoding", "chunked")
         else:

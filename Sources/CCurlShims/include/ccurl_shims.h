@@ -105,6 +105,17 @@ const char *ccurl_transfer_error(const ccurl_transfer *transfer);
 /// The last address refused by the private-network rule ("" when none) and what it is.
 const char *ccurl_transfer_refused_address(const ccurl_transfer *transfer, ccurl_address_kind *kind);
 
+/// Judges a response's header block (status line first) when its first body byte arrives;
+/// returns nonzero to refuse the body, which stops the transfer at once (CURLE_WRITE_ERROR).
+typedef int (*ccurl_head_check)(void *context, const char *headers);
+
+/// Sets the check the transfer's first body byte triggers (once per transfer); `context` must
+/// outlive the transfer.
+void ccurl_transfer_set_head_check(ccurl_transfer *transfer, ccurl_head_check check, void *context);
+
+/// 1 when the head check refused the body (the transfer stopped before it arrived).
+int ccurl_transfer_head_refused(const ccurl_transfer *transfer);
+
 /// Classifies an IPv4 or IPv6 address in text form (for tests and messages); -1 if unparsable.
 int ccurl_classify_address(const char *text);
 
