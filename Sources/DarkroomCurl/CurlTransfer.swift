@@ -89,6 +89,7 @@ final class CurlTransfer: @unchecked Sendable {
         set(CURLOPT_LOW_SPEED_TIME, Int(settings.lowSpeedTime.rounded(.up)))
         _ = ccurl_easy_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, Int64(settings.maxResponseBytes))
         set(CURLOPT_USERAGENT, settings.userAgent)
+        if let caFile = settings.caFile { set(CURLOPT_CAINFO, caFile) }
         if let (user, password) = request.basicCredentials {
             set(CURLOPT_HTTPAUTH, 1)  // CURLAUTH_BASIC (a macro Swift cannot import)
             set(CURLOPT_USERNAME, user)

@@ -1,5 +1,7 @@
 import DarkroomConfig
 import DarkroomCore
+import DarkroomTestSupport
+import Foundation
 import Testing
 
 // MARK: - [sources.http]
@@ -120,6 +122,24 @@ struct HTTPSourceSettingsTests {
         #expect(lines.contains { $0.contains("header name 'Bad Name'") })
         #expect(lines.contains { $0.hasPrefix("30-sources.toml:11:") && $0.contains("unknown key 'pasword'") && $0.contains("did you mean 'password'") })
         #expect(lines.contains { $0.hasPrefix("30-sources.toml:13:") && $0.contains("unknown source 'htp' (did you mean 'http'?); known sources: http") })
+    }
+
+    @Test("ca-file names a readable PEM file; a missing one is an error at its line")
+    func caFile() throws {
+        let folder = try TemporaryDirectory()
+        let pem = folder.path("ca.pem")
+        try Data("-----BEGIN CERTIFICATE-----\n".utf8).write(to: URL(fileURLWithPath: pem))
+        let good = load("[sources.http]\nca-file = \"\(pem)\"\n")
+        #expect(!good.hasErrors, "\(messages(good))")
+        #expect(good.httpSourceSettings.caFile == pem)
+        #expect(load("").httpSourceSettings.caFile == nil)
+
+        let missing = load("[sources.http]\nretries = 1\nca-file = \"\(folder.path("nope.pem"))\"\n")
+        #expect(messages(missing).contains {
+            $0.hasPrefix("30-sources.toml:3:") && $0.hasSuffix("ca-file '\(folder.path("nope.pem"))' cannot be read: no such file or directory")
+        }, "\(messages(missing))")
+        let empty = load("[sources.http]\nca-file = \"\"\n")
+        #expect(messages(empty).contains { $0.contains("ca-file must be the path of a PEM file of certificate authorities") })
     }
 
     @Test("durations accept milliseconds")

@@ -19,6 +19,8 @@ import Foundation
 public final class LoopbackHTTPServer: Sendable {
     /// The port the server listens on.
     public let port: Int
+    /// `"https"` for a server started with `tls: true`, else `"http"`.
+    public let scheme: String
     /// The JSON-lines request log.
     public let logURL: URL
     private let process: Process
@@ -29,23 +31,31 @@ public final class LoopbackHTTPServer: Sendable {
     public static let script: URL = Fixtures.directory.deletingLastPathComponent()
         .appendingPathComponent("HTTPTestServer/darkroom_test_server.py")
 
-    private init(port: Int, logURL: URL, process: Process, stdin: Pipe, folder: TemporaryDirectory) {
+    /// The self-signed certificate (CA:TRUE, for localhost and 127.0.0.1, valid 2020–2120) a
+    /// `tls: true` server presents: trust it with `HTTPSourceSettings.caFile`.
+    public static let tlsCertificate: URL = script.deletingLastPathComponent().appendingPathComponent("tls/loopback-cert.pem")
+    static let tlsKey: URL = script.deletingLastPathComponent().appendingPathComponent("tls/loopback-key.pem")
+
+    private init(port: Int, scheme: String, logURL: URL, process: Process, stdin: Pipe, folder: TemporaryDirectory) {
         self.port = port
+        self.scheme = scheme
         self.logURL = logURL
         self.process = process
         self.stdin = stdin
         self.folder = folder
     }
 
-    /// Starts a server serving `root` (default: the committed fixtures).
+    /// Starts a server serving `root` (default: the committed fixtures), over TLS with
+    /// ``tlsCertificate`` when `tls` is true.
     /// - Throws: when `python3` cannot be started or the server does not report its port.
-    public static func start(root: URL = Fixtures.directory) throws -> LoopbackHTTPServer {
+    public static func start(root: URL = Fixtures.directory, tls: Bool = false) throws -> LoopbackHTTPServer {
         let folder = try TemporaryDirectory(prefix: "darkroom-http")
         let logURL = folder.url.appendingPathComponent("requests.jsonl")
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script.path, "--root", root.path, "--log", logURL.path]
+            + (tls ? ["--tls-cert", tlsCertificate.path, "--tls-key", tlsKey.path] : [])
         let output = Pipe()
         let input = Pipe()
         process.standardOutput = output
@@ -65,7 +75,8 @@ public final class LoopbackHTTPServer: Sendable {
             process.terminate()
             throw ServerError(message: "darkroom_test_server.py did not start (said '\(text)')")
         }
-        return LoopbackHTTPServer(port: port, logURL: logURL, process: process, stdin: input, folder: folder)
+        return LoopbackHTTPServer(
+            port: port, scheme: tls ? "https" : "http", logURL: logURL, process: process, stdin: input, folder: folder)
     }
 
     deinit {
@@ -74,10 +85,10 @@ public final class LoopbackHTTPServer: Sendable {
     }
 
     /// `http://127.0.0.1:PORT` followed by `path` (which starts with `/`).
-    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+    public func url(_ path: String) -> String { "\(scheme)://127.0.0.1:\(port)\(path)" }
 
     /// The same server named by `localhost` (another host name for redirect tests).
-    public func localhostURL(_ path: String) -> String { "http://localhost:\(port)\(path)" }
+    public func localhostURL(_ path: String) -> String { "\(scheme)://localhost:\(port)\(path)" }
 
     // MARK: - Log
 

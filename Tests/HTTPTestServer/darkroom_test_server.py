@@ -2,7 +2,7 @@
 """A loopback HTTP server for Darkroom's source and pipeline tests.
 
 Started by `LoopbackHTTPServer` (Tests/DarkroomTestSupport). It binds 127.0.0.1 on a free
-port, prints `PORT <n>` on its first stdout line, and serves the files of `--root` through
+port (HTTPS with `--tls-cert`/`--tls-key`), prints `PORT <n>` on its first stdout line, and serves the files of `--root` through
 routes that misbehave on purpose. Every request is logged as JSON lines to `--log`:
 
     {"event": "request", "id": 7, "method": "GET", "path": "/image/a.jpg?x=1", "headers": {...}}
@@ -44,6 +44,7 @@ import mimetypes
 import os
 import signal
 import socket
+import ssl
 import sys
 import threading
 import time
@@ -285,12 +286,20 @@ class Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
+    def handle_error(self, request, client_address):
+        # A client that refuses the certificate ends the handshake: expected, not worth a trace.
+        if isinstance(sys.exc_info()[1], (ssl.SSLError, ConnectionError)):
+            return
+        super().handle_error(request, client_address)
+
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", required=True, help="folder of files to serve")
     parser.add_argument("--log", required=True, help="JSON-lines request log to append to")
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--tls-cert", help="serve HTTPS with this PEM certificate (needs --tls-key)")
+    parser.add_argument("--tls-key", help="the certificate's PEM private key")
     args = parser.parse_args()
     # Foundation's Process starts children with the parent's blocked signals (libdispatch
     # blocks SIGTERM in its threads): unblock them, or Process.terminate() cannot stop us.
@@ -298,6 +307,11 @@ def main():
     server = Server(("127.0.0.1", args.port), Handler)
     server.root = os.path.realpath(args.root)
     server.log_path = args.log
+    if args.tls_cert:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(args.tls_cert, args.tls_key)
+        # The handshake happens on the handler's thread, at its first read.
+        server.socket = context.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
     print(f"PORT {server.server_address[1]}", flush=True)
     # Exit when the test process goes away (stdin closes), so no server outlives its tests.
     threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()

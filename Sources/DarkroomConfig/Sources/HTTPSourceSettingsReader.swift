@@ -4,6 +4,9 @@ import FoundationEssentials
 import Foundation
 #endif
 import DarkroomCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 // MARK: - [sources.*]
 
@@ -47,6 +50,7 @@ struct HTTPSourceSettingsReader {
     static let keys = [
         "connect-timeout", "timeout", "low-speed-limit", "low-speed-time", "max-bytes", "max-redirects", "retries",
         "retry-delay", "allowed-hosts", "allow-private-networks", "content-types", "user-agent", "headers", "hosts",
+        "ca-file",
     ]
     static let hostKeys = ["username", "password", "password-env", "bearer-token", "bearer-token-env", "headers"]
 
@@ -98,6 +102,17 @@ struct HTTPSourceSettingsReader {
             if let text = value.string, !text.isEmpty { settings.userAgent = text } else { error(value, "user-agent must be a non-empty string") }
         case "headers": if let headers = headerTable(value, in: "[sources.http]") { settings.headers = headers }
         case "hosts": readHosts(value)
+        case "ca-file":
+            guard let path = value.string, !path.isEmpty else {
+                error(value, "ca-file must be the path of a PEM file of certificate authorities")
+                return
+            }
+            // Checked now: a wrong path would otherwise fail every https fetch, later, far from here.
+            if access(path, R_OK) == 0 {
+                settings.caFile = path
+            } else {
+                error(value, "ca-file '\(path)' cannot be read: \(String(cString: strerror(errno)).lowercased())")
+            }
         default: unknownKey(key, value, known: Self.keys, in: "[sources.http]")
         }
     }

@@ -42,6 +42,9 @@ public struct HTTPSourceSettings: Sendable, Hashable {
     public var headers: [String: String] = [:]
     /// Credentials and headers by exact host name (lower-case).
     public var hosts: [String: HostSettings] = [:]
+    /// A PEM file of certificate authorities that https servers' certificates must chain to,
+    /// instead of the system's (a private CA); `nil` = the system's. Names are checked either way.
+    public var caFile: String?
 
     public init() {}
 
