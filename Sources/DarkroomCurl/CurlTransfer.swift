@@ -80,6 +80,9 @@ final class CurlTransfer: @unchecked Sendable {
         set(CURLOPT_PROTOCOLS_STR, "http,https")
         set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         set(CURLOPT_FOLLOWLOCATION, 0)
+        // No proxy, whatever http_proxy / HTTPS_PROXY / ALL_PROXY say: through a proxy the
+        // private-network rule would judge the proxy's address, never the server's.
+        set(CURLOPT_PROXY, "")
         set(CURLOPT_NOSIGNAL, 1)
         set(CURLOPT_HTTPGET, 1)
         set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
