@@ -1,4 +1,5 @@
 import DarkroomCore
+import DarkroomSources
 import Foundation
 
 // MARK: - BatchInput
@@ -74,9 +75,9 @@ extension BatchInput {
             // stat(2) and string work for a file: FileManager and URL cost ~30 µs a file.
             var status = stat()
             guard stat(argument, &status) == 0 else {
-                let detail = errno == ENOENT || errno == ENOTDIR
-                    ? "no such file or directory" : String(cString: strerror(errno)).lowercased()
-                throw DarkroomError.io(path: argument, detail: detail)
+                // A path through a file ("a.jpg/b.jpg") does not exist either, as FileManager said.
+                let code = errno == ENOTDIR ? ENOENT : errno
+                throw DarkroomError.io(path: argument, detail: FileBytes.errnoText(code))
             }
             guard status.st_mode & S_IFMT == S_IFDIR else {
                 add(argument, stem: stem(of: lastComponent(of: argument)))

@@ -54,7 +54,7 @@ public enum SpreadThreads {
     }
 
     /// How many CPUs the calling thread may run on (its affinity mask; at least 1).
-    public static var allowedCPUCount: Int { Int(cthread_allowed_cpu_count()) }
+    static var allowedCPUCount: Int { Int(cthread_allowed_cpu_count()) }
 
     // MARK: - Placement record
 
