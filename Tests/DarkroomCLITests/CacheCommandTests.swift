@@ -7,36 +7,36 @@ import Testing
 @Suite("render and batch use the configured caches; darkroom cache reports and purges")
 struct CacheCommandTests {
     @Test("a second batch is served from the disk cache; stats count it; purge by source removes one source")
-    func batchTwice() throws {
+    func batchTwice() async throws {
         let cache = try TemporaryDirectory()
         let environment = ["DARKROOM_CACHE_DIR": cache.url.path]
         let out = try TemporaryDirectory()
         let inputs = [Fixtures.path("gradient.jpg"), Fixtures.path("blocks.gif")]
         let arguments = ["batch"] + inputs + ["--variant", "thumbnail", "--variant", "avatar", "--config", RenderCommandTests.config, "--out", out.url.path]
-        let first = try CommandRunner.run(arguments, environment: environment)
+        let first = try await CommandRunner.run(arguments, environment: environment)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(!first.stdout.contains("from cache"))
-        let second = try CommandRunner.run(arguments, environment: environment)
+        let second = try await CommandRunner.run(arguments, environment: environment)
         #expect(second.stdout.contains("ok, 2 files (2 from cache)"), "\(second.stdout)")
 
-        let stats = try CommandRunner.run(["cache", "stats", "--json", "--config", RenderCommandTests.config], environment: environment)
+        let stats = try await CommandRunner.run(["cache", "stats", "--json", "--config", RenderCommandTests.config], environment: environment)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])
         let disk = try #require(object["disk"] as? [String: Any])
         #expect(disk["entries"] as? Int == 4)
         #expect(disk["hits"] as? Int == 4)
 
-        let purge = try CommandRunner.run(
+        let purge = try await CommandRunner.run(
             ["cache", "purge", "--source", Fixtures.path("blocks.gif"), "--config", RenderCommandTests.config], environment: environment)
         #expect(purge.stdout.contains("purged 2 entries"), "\(purge.stdout)")
-        let after = try CommandRunner.run(["cache", "stats", "--json", "--config", RenderCommandTests.config], environment: environment)
+        let after = try await CommandRunner.run(["cache", "stats", "--json", "--config", RenderCommandTests.config], environment: environment)
         #expect(after.stdout.contains("\"entries\" : 2"))
     }
 
     @Test("--no-cache neither reads nor writes the cache")
-    func noCache() throws {
+    func noCache() async throws {
         let cache = try TemporaryDirectory()
         let out = try TemporaryDirectory()
-        let outcome = try CommandRunner.run(
+        let outcome = try await CommandRunner.run(
             ["render", Fixtures.path("gradient.jpg"), "--variant", "thumbnail", "--config", RenderCommandTests.config, "-o", out.path("t.jpg"), "--no-cache"],
             environment: ["DARKROOM_CACHE_DIR": cache.url.path])
         #expect(outcome.status == 0, "\(outcome.stderr)")

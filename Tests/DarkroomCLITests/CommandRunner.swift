@@ -1,10 +1,11 @@
+import DarkroomTestSupport
 import Foundation
 
 // MARK: - Running the real darkroom binary
 
 /// Runs the `darkroom` executable built beside the test bundle and captures its output.
 struct CommandRunner {
-    struct Outcome {
+    struct Outcome: Sendable {
         var status: Int32
         var stdout: String
         var stderr: String
@@ -29,7 +30,13 @@ struct CommandRunner {
     static let cacheDirectory = FileManager.default.temporaryDirectory
         .appendingPathComponent("darkroom-cli-tests-\(ProcessInfo.processInfo.processIdentifier)").path
 
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
+    /// Runs darkroom with `arguments` on a thread of its own (waiting for a child process must
+    /// not hold one of the cooperative pool's few threads) and returns what it did.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Outcome {
+        try await onOwnThread { try runBlocking(arguments, environment: environment) }
+    }
+
+    private static func runBlocking(_ arguments: [String], environment: [String: String]) throws -> Outcome {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

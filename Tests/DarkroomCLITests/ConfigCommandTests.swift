@@ -9,14 +9,14 @@ struct CheckCommandTests {
     static let repository = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent()
 
     @Test("the shipped filters.d passes")
-    func shippedPasses() throws {
-        let outcome = try CommandRunner.run(["check", "--config", Self.repository.appendingPathComponent("filters.d").path])
+    func shippedPasses() async throws {
+        let outcome = try await CommandRunner.run(["check", "--config", Self.repository.appendingPathComponent("filters.d").path])
         #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
         #expect(outcome.stdout.isEmpty)
     }
 
     @Test("a broken folder exits 1 with each error on its own file:line")
-    func brokenFolder() throws {
+    func brokenFolder() async throws {
         let folder = try TemporaryDirectory()
         try Data("""
             [variants.a]
@@ -29,7 +29,7 @@ struct CheckCommandTests {
             [variants.c]
             filters = [ { filter = "blur", sigma = 500 } ]
             """.utf8).write(to: folder.url.appendingPathComponent("20-c.toml"))
-        let outcome = try CommandRunner.run(["check", "--config", folder.url.path])
+        let outcome = try await CommandRunner.run(["check", "--config", folder.url.path])
         #expect(outcome.status == 1)
         let lines = outcome.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 3, "\(lines)")
@@ -39,10 +39,10 @@ struct CheckCommandTests {
     }
 
     @Test("$DARKROOM_CONFIG is used when --config is not given")
-    func environment() throws {
+    func environment() async throws {
         let folder = try TemporaryDirectory()
         try Data("[variants.x]\nfilters = [\"nope\"]\n".utf8).write(to: folder.url.appendingPathComponent("a.toml"))
-        let outcome = try CommandRunner.run(["check"], environment: ["DARKROOM_CONFIG": folder.url.path])
+        let outcome = try await CommandRunner.run(["check"], environment: ["DARKROOM_CONFIG": folder.url.path])
         #expect(outcome.status == 1)
         #expect(outcome.stdout.contains("a.toml:2: "))
     }
@@ -51,9 +51,9 @@ struct CheckCommandTests {
 @Suite("darkroom list shows filters with their arguments and variants with identifiers")
 struct ListCommandTests {
     @Test("JSON lists every filter's declared arguments and every variant's identifier and origin")
-    func json() throws {
+    func json() async throws {
         let config = CheckCommandTests.repository.appendingPathComponent("filters.d").path
-        let outcome = try CommandRunner.run(["list", "--config", config, "--json"])
+        let outcome = try await CommandRunner.run(["list", "--config", config, "--json"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
         let filters = try #require(object["filters"] as? [[String: Any]])
@@ -69,11 +69,11 @@ struct ListCommandTests {
     }
 
     @Test("an overriding file is shown as overriding")
-    func overrides() throws {
+    func overrides() async throws {
         let folder = try TemporaryDirectory()
         try Data("[variants.x]\nfilters = [\"grayscale\"]\n".utf8).write(to: folder.url.appendingPathComponent("10-a.toml"))
         try Data("[variants.x]\nfilters = [\"negate\"]\n".utf8).write(to: folder.url.appendingPathComponent("20-b.toml"))
-        let outcome = try CommandRunner.run(["list", "--config", folder.url.path])
+        let outcome = try await CommandRunner.run(["list", "--config", folder.url.path])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("identifier: negate>auto()"))
         #expect(outcome.stdout.contains("overrides:  \(folder.url.path)/10-a.toml:1"))
@@ -94,7 +94,7 @@ struct ConfigSpellingTests {
     }
 
     @Test("--config=DIR, --config DIR, and the last of several --config are all the folder used")
-    func spellings() throws {
+    func spellings() async throws {
         let first = try brokenFolder(naming: "first")
         let second = try brokenFolder(naming: "second")
         for arguments in [
@@ -103,7 +103,7 @@ struct ConfigSpellingTests {
             ["check", "--config", first.url.path, "--config", second.url.path],
             ["check", "--config=\(first.url.path)", "--config", second.url.path],
         ] {
-            let outcome = try CommandRunner.run(arguments)
+            let outcome = try await CommandRunner.run(arguments)
             #expect(outcome.status == 1, "\(arguments)")
             #expect(outcome.stdout.contains("second.toml:2: unknown filter 'second'"), "\(arguments): \(outcome.stdout)")
             #expect(!outcome.stdout.contains("first"), "\(arguments): \(outcome.stdout)")
@@ -111,11 +111,11 @@ struct ConfigSpellingTests {
     }
 
     @Test("a --config after the -- terminator is an input, not the configuration")
-    func afterTerminator() throws {
+    func afterTerminator() async throws {
         let broken = try brokenFolder(naming: "ignored")
         let out = try TemporaryDirectory()
         let config = CheckCommandTests.repository.appendingPathComponent("filters.d").path
-        let outcome = try CommandRunner.run([
+        let outcome = try await CommandRunner.run([
             "batch", "--variant", "thumbnail", "--out", out.url.path, "--config", config, "--no-cache",
             "--", Fixtures.path("gradient.jpg"), "--config=\(broken.url.path)",
         ])

@@ -10,10 +10,10 @@ import DarkroomSources
 @Suite("darkroom convert decodes upright, fits and encodes by extension")
 struct ConvertCommandTests {
     @Test("the output format follows the extension", arguments: ["jpg", "png", "webp", "gif", "bmp", "tiff", "avif"])
-    func formatFromExtension(ext: String) throws {
+    func formatFromExtension(ext: String) async throws {
         let folder = try TemporaryDirectory()
         let output = folder.path("out.\(ext)")
-        let outcome = try CommandRunner.run(["convert", Fixtures.path("gradient-rgb.png"), "-o", output])
+        let outcome = try await CommandRunner.run(["convert", Fixtures.path("gradient-rgb.png"), "-o", output])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let bytes = try FileBytes.read(output)
         let header = try ImageProbe.probe(bytes)
@@ -24,29 +24,29 @@ struct ConvertCommandTests {
     }
 
     @Test("--format overrides the extension")
-    func formatFlag() throws {
+    func formatFlag() async throws {
         let folder = try TemporaryDirectory()
         let output = folder.path("out.bin")
-        let outcome = try CommandRunner.run(["convert", Fixtures.path("gradient.jpg"), "-o", output, "--format", "webp"])
+        let outcome = try await CommandRunner.run(["convert", Fixtures.path("gradient.jpg"), "-o", output, "--format", "webp"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(try ImageProbe.probe(FileBytes.read(output)).format == .webp)
     }
 
     @Test("--max-size fits inside the box keeping the aspect ratio")
-    func maxSize() throws {
+    func maxSize() async throws {
         let folder = try TemporaryDirectory()
         let output = folder.path("small.png")
-        let outcome = try CommandRunner.run(["convert", Fixtures.path("gradient.jpg"), "-o", output, "--max-size", "32x32"])
+        let outcome = try await CommandRunner.run(["convert", Fixtures.path("gradient.jpg"), "-o", output, "--max-size", "32x32"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let header = try ImageProbe.probe(FileBytes.read(output))
         #expect(header.size == PixelSize(width: 32, height: 24))
     }
 
     @Test("EXIF orientation is applied: a stored-rotated JPEG comes out upright")
-    func upright() throws {
+    func upright() async throws {
         let folder = try TemporaryDirectory()
         let output = folder.path("upright.png")
-        let outcome = try CommandRunner.run(["convert", Fixtures.path("orientation-6.jpg"), "-o", output])
+        let outcome = try await CommandRunner.run(["convert", Fixtures.path("orientation-6.jpg"), "-o", output])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let image = try Registry.standard.decode(FileBytes.read(output))
         #expect(image.size == PixelSize(width: 64, height: 48))
@@ -54,11 +54,11 @@ struct ConvertCommandTests {
     }
 
     @Test("--quality changes a JPEG's size")
-    func quality() throws {
+    func quality() async throws {
         let folder = try TemporaryDirectory()
         let input = Fixtures.path("gradient-rgb.png")
-        #expect(try CommandRunner.run(["convert", input, "-o", folder.path("q20.jpg"), "--quality", "20"]).status == 0)
-        #expect(try CommandRunner.run(["convert", input, "-o", folder.path("q95.jpg"), "--quality", "95"]).status == 0)
+        #expect(try await CommandRunner.run(["convert", input, "-o", folder.path("q20.jpg"), "--quality", "20"]).status == 0)
+        #expect(try await CommandRunner.run(["convert", input, "-o", folder.path("q95.jpg"), "--quality", "95"]).status == 0)
         #expect(try FileBytes.read(folder.path("q20.jpg")).count < FileBytes.read(folder.path("q95.jpg")).count)
     }
 }

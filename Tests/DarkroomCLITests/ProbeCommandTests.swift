@@ -7,8 +7,8 @@ import Testing
 @Suite("darkroom probe prints one JSON object with the stored size")
 struct ProbeCommandTests {
     @Test("a JPEG with orientation 6 reports its stored size and orientation")
-    func orientedJPEG() throws {
-        let outcome = try CommandRunner.run(["probe", Fixtures.path("orientation-6.jpg")])
+    func orientedJPEG() async throws {
+        let outcome = try await CommandRunner.run(["probe", Fixtures.path("orientation-6.jpg")])
         #expect(outcome.status == 0)
         let object = try #require(
             try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
@@ -23,22 +23,22 @@ struct ProbeCommandTests {
         ("gradient.heic", "heif"), ("gradient.avif", "avif"), ("gradient.tga", "tga"), ("blocks.gif", "gif"),
         ("gradient-lossy.webp", "webp"), ("gradient.tiff", "tiff"), ("gradient.bmp", "bmp"),
     ])
-    func formats(file: String, format: String) throws {
-        let outcome = try CommandRunner.run(["probe", Fixtures.path(file)])
+    func formats(file: String, format: String) async throws {
+        let outcome = try await CommandRunner.run(["probe", Fixtures.path(file)])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains(#""format":"\#(format)""#))
     }
 
     @Test("a bomb is probed, not refused: probe reads only the header")
-    func bombProbes() throws {
-        let outcome = try CommandRunner.run(["probe", Fixtures.path("bomb-40000.png")])
+    func bombProbes() async throws {
+        let outcome = try await CommandRunner.run(["probe", Fixtures.path("bomb-40000.png")])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains(#""width":40000"#))
     }
 
     @Test("HTML named .jpg fails with one clear line")
-    func html() throws {
-        let outcome = try CommandRunner.run(["probe", Fixtures.path("html.jpg")])
+    func html() async throws {
+        let outcome = try await CommandRunner.run(["probe", Fixtures.path("html.jpg")])
         #expect(outcome.status == 1)
         #expect(outcome.stderrLines.count == 1)
         #expect(outcome.stderr.hasPrefix("darkroom: error: \(Fixtures.path("html.jpg")): "))

@@ -12,10 +12,10 @@ struct RenderCommandTests {
     static let config = CheckCommandTests.repository.appendingPathComponent("filters.d").path
 
     @Test("one variant to a file")
-    func oneVariant() throws {
+    func oneVariant() async throws {
         let folder = try TemporaryDirectory()
         let out = folder.path("avatar.png")
-        let outcome = try CommandRunner.run(["render", Fixtures.path("orientation-6.jpg"), "--variant", "avatar", "--config", Self.config, "-o", out])
+        let outcome = try await CommandRunner.run(["render", Fixtures.path("orientation-6.jpg"), "--variant", "avatar", "--config", Self.config, "-o", out])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let header = try ImageProbe.probe(FileBytes.read(out))
         #expect(header.format == .png)
@@ -23,9 +23,9 @@ struct RenderCommandTests {
     }
 
     @Test("several variants to a folder, one file per variant")
-    func severalVariants() throws {
+    func severalVariants() async throws {
         let folder = try TemporaryDirectory()
-        let outcome = try CommandRunner.run([
+        let outcome = try await CommandRunner.run([
             "render", Fixtures.path("gradient.jpg"), "--variant", "thumbnail", "--variant", "avatar",
             "--config", Self.config, "-o", folder.path("out"),
         ])
@@ -35,10 +35,10 @@ struct RenderCommandTests {
     }
 
     @Test("--filter builds an ad-hoc chain in identifier syntax; the format follows the extension")
-    func adHocChain() throws {
+    func adHocChain() async throws {
         let folder = try TemporaryDirectory()
         let out = folder.path("small.webp")
-        let outcome = try CommandRunner.run([
+        let outcome = try await CommandRunner.run([
             "render", Fixtures.path("gradient-rgba.png"), "--filter", "aspect-fill(height=16,width=16)", "--filter", "grayscale", "-o", out,
         ])
         #expect(outcome.status == 0, "\(outcome.stderr)")
@@ -48,18 +48,18 @@ struct RenderCommandTests {
     }
 
     @Test("an unknown variant names the nearest one")
-    func unknownVariant() throws {
+    func unknownVariant() async throws {
         let folder = try TemporaryDirectory()
-        let outcome = try CommandRunner.run(["render", Fixtures.path("gradient.jpg"), "--variant", "avatr", "--config", Self.config, "-o", folder.path("x.png")])
+        let outcome = try await CommandRunner.run(["render", Fixtures.path("gradient.jpg"), "--variant", "avatr", "--config", Self.config, "-o", folder.path("x.png")])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("did you mean 'avatar'"))
         #expect(outcome.stderrLines.count == 1)
     }
 
     @Test("an unknown filter names the nearest one")
-    func unknownFilter() throws {
+    func unknownFilter() async throws {
         let folder = try TemporaryDirectory()
-        let outcome = try CommandRunner.run(["render", Fixtures.path("gradient.jpg"), "--filter", "grayscal", "-o", folder.path("x.png")])
+        let outcome = try await CommandRunner.run(["render", Fixtures.path("gradient.jpg"), "--filter", "grayscal", "-o", folder.path("x.png")])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("did you mean 'grayscale'"))
     }
@@ -70,7 +70,7 @@ struct RenderCommandTests {
 @Suite("darkroom batch renders many inputs, survives failures and summarises")
 struct BatchCommandTests {
     @Test("good inputs are rendered, a bad one is listed, and the exit status is 1")
-    func mixed() throws {
+    func mixed() async throws {
         let input = try TemporaryDirectory()
         for name in ["gradient.jpg", "gradient-rgba.png", "blocks.gif", "truncated.jpg"] {
             try FileManager.default.copyItem(atPath: Fixtures.path(name), toPath: input.path(name))
@@ -79,7 +79,7 @@ struct BatchCommandTests {
         try FileManager.default.copyItem(atPath: Fixtures.path("gradient-lossy.webp"), toPath: input.path("nested/w.webp"))
         try Data("not an image".utf8).write(to: URL(fileURLWithPath: input.path("notes.txt")))
         let out = try TemporaryDirectory()
-        let outcome = try CommandRunner.run([
+        let outcome = try await CommandRunner.run([
             "batch", input.url.path, "--variant", "thumbnail", "--variant", "avatar",
             "--config", RenderCommandTests.config, "--out", out.url.path, "--jobs", "2",
         ])
@@ -95,9 +95,9 @@ struct BatchCommandTests {
     }
 
     @Test("all good inputs exit 0")
-    func allGood() throws {
+    func allGood() async throws {
         let out = try TemporaryDirectory()
-        let outcome = try CommandRunner.run([
+        let outcome = try await CommandRunner.run([
             "batch", Fixtures.path("gradient.jpg"), Fixtures.path("blocks.gif"), "--variant", "square",
             "--config", RenderCommandTests.config, "--out", out.url.path,
         ])

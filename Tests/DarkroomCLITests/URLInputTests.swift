@@ -15,8 +15,8 @@ struct URLInputTests {
     /// on 127.0.0.1, which the default settings refuse).
     let config: String
 
-    init() throws {
-        server = try LoopbackHTTPServer.start()
+    init() async throws {
+        server = try await LoopbackHTTPServer.launch()
         folder = try TemporaryDirectory(prefix: "darkroom-cli-url")
         let configFolder = folder.url.appendingPathComponent("filters.d")
         try FileManager.default.createDirectory(at: configFolder, withIntermediateDirectories: true)
@@ -30,29 +30,29 @@ struct URLInputTests {
     }
 
     /// Runs darkroom with this suite's own disk cache folder.
-    func run(_ arguments: [String]) throws -> CommandRunner.Outcome {
-        try CommandRunner.run(arguments, environment: ["DARKROOM_CACHE_DIR": folder.path("cache")])
+    func run(_ arguments: [String]) async throws -> CommandRunner.Outcome {
+        try await CommandRunner.run(arguments, environment: ["DARKROOM_CACHE_DIR": folder.path("cache")])
     }
 
     @Test("render takes a URL where it takes a path; a second render comes from the cache without a request")
-    func renderURL() throws {
+    func renderURL() async throws {
         let path = "/image/gradient.jpg?test=render"
         let out = folder.path("thumb.jpg")
-        let first = try run(["render", server.url(path), "--variant", "thumbnail", "--config", config, "-o", out])
+        let first = try await run(["render", server.url(path), "--variant", "thumbnail", "--config", config, "-o", out])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(try ImageProbe.probe(FileBytes.read(out)).size == PixelSize(width: 64, height: 48))
-        let second = try run(["render", server.url(path), "--variant", "thumbnail", "--config", config, "-o", out])
+        let second = try await run(["render", server.url(path), "--variant", "thumbnail", "--config", config, "-o", out])
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stdout.contains("from the"), "\(second.stdout)")
         #expect(server.hits(path) == 1)
     }
 
     @Test("proxy variables in the environment are not used: every fetch goes straight to the server")
-    func environmentProxiesIgnored() throws {
+    func environmentProxiesIgnored() async throws {
         let path = "/image/gradient.jpg?test=proxy"
         // Nothing listens on port 9 of this machine: a fetch through that proxy would fail.
         let proxy = "http://127.0.0.1:9"
-        let outcome = try CommandRunner.run(
+        let outcome = try await CommandRunner.run(
             ["render", server.url(path), "--variant", "thumbnail", "--config", config, "-o", folder.path("proxied.jpg")],
             environment: [
                 "DARKROOM_CACHE_DIR": folder.path("cache-proxy"), "http_proxy": proxy, "HTTPS_PROXY": proxy,
@@ -63,13 +63,13 @@ struct URLInputTests {
     }
 
     @Test("batch downloads a URL given many times (arguments, spellings, --url-list) once")
-    func batchDeduplicates() throws {
+    func batchDeduplicates() async throws {
         let path = "/image/gradient.jpg?test=batch"
         let list = folder.path("urls.txt")
         try Data("# thumbnails\n\(server.url(path))\n\n\(server.url("/image/gradient-rgba.png?test=batch"))\n".utf8)
             .write(to: URL(fileURLWithPath: list))
         let spelledAgain = server.url(path).replacingOccurrences(of: "http://", with: "HTTP://")
-        let outcome = try run([
+        let outcome = try await run([
             "batch", server.url(path), spelledAgain, server.url(path), "--url-list", list,
             "--variant", "thumbnail", "--variant", "avatar", "--config", config, "--out", folder.path("out"), "--no-cache",
         ])
@@ -82,10 +82,10 @@ struct URLInputTests {
     }
 
     @Test("a failed URL prints 'darkroom: error: URL: reason' with the HTTP status, exits 1, and the rest still render")
-    func failedURL() throws {
+    func failedURL() async throws {
         let missing = server.url("/status/404?test=batch-failure")
         let broken = server.url("/html-as-jpeg?test=batch-failure")
-        let outcome = try run([
+        let outcome = try await run([
             "batch", missing, broken, Fixtures.path("gradient.jpg"), "--variant", "thumbnail",
             "--config", config, "--out", folder.path("out"), "--no-cache",
         ])
@@ -94,15 +94,15 @@ struct URLInputTests {
         #expect(outcome.stderrLines.contains { $0.hasPrefix("darkroom: error: \(broken): ") && $0.contains("HTML") }, "\(outcome.stderr)")
         #expect(FileManager.default.fileExists(atPath: folder.path("out/thumbnail/gradient.jpg")))
 
-        let render = try run(["render", missing, "--variant", "thumbnail", "--config", config, "-o", folder.path("x.jpg")])
+        let render = try await run(["render", missing, "--variant", "thumbnail", "--config", config, "-o", folder.path("x.jpg")])
         #expect(render.status == 1)
         #expect(render.stderrLines == ["darkroom: error: \(missing): HTTP 404 Not Found"])
     }
 
     @Test("without allow-private-networks a loopback URL is refused with a message saying how to allow it")
-    func privateNetworksRefused() throws {
+    func privateNetworksRefused() async throws {
         let url = server.url("/image/gradient.jpg?test=private")
-        let outcome = try run(["render", url, "--variant", "thumbnail", "-o", folder.path("p.jpg"), "--no-cache"])
+        let outcome = try await run(["render", url, "--variant", "thumbnail", "-o", folder.path("p.jpg"), "--no-cache"])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("\(url): 127.0.0.1 is a loopback address"), "\(outcome.stderr)")
         #expect(outcome.stderr.contains("allow-private-networks"))
@@ -110,15 +110,15 @@ struct URLInputTests {
     }
 
     @Test("URLs of other schemes are refused by name")
-    func otherSchemes() throws {
-        let outcome = try run(["batch", "ftp://example.com/a.jpg", "--variant", "thumbnail", "--out", folder.path("o")])
+    func otherSchemes() async throws {
+        let outcome = try await run(["batch", "ftp://example.com/a.jpg", "--variant", "thumbnail", "--out", folder.path("o")])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("ftp:// is not supported"), "\(outcome.stderr)")
     }
 
     @Test("outputs of URLs ending alike get -2, -3 so none overwrites another")
-    func sameNames() throws {
-        let outcome = try run([
+    func sameNames() async throws {
+        let outcome = try await run([
             "batch", server.url("/image/gradient.jpg?test=names-1"), server.url("/image/gradient.jpg?test=names-2"),
             "--variant", "thumbnail", "--config", config, "--out", folder.path("names"), "--no-cache",
         ])

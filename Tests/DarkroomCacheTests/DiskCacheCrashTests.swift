@@ -8,15 +8,15 @@ import Testing
 @Suite("A disk cache writer killed with SIGKILL mid-write never leaves a torn or wrong entry")
 struct DiskCacheCrashTests {
     @Test("after several kills at random moments every entry reads back exactly as written, and no temp file is served")
-    func killedWriters() throws {
+    func killedWriters() async throws {
         let folder = try DiskTestFolder()
         let keys = 12, minSize = 256 * 1024, maxSize = 1024 * 1024
         var roundsWithTemporaryLeft = 0
         for _ in 0..<6 {
             let worker = try DiskWorkerProcess(["store-loop", folder.path, "\(keys)", "\(minSize)", "\(maxSize)"])
-            #expect(worker.waitForLine("ready"))
-            usleep(UInt32.random(in: 10_000...120_000))
-            worker.killHard()
+            #expect(try await worker.waitForLine("ready"))
+            try await Task.sleep(for: .microseconds(Int.random(in: 10_000...120_000)))
+            try await worker.killHard()
             #expect(worker.process.terminationReason == .uncaughtSignal)
             if !folder.temporaryItems.isEmpty { roundsWithTemporaryLeft += 1 }
         }

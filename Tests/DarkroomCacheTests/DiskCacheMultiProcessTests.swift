@@ -8,7 +8,7 @@ import Testing
 @Suite("Two processes sharing a disk cache folder never see torn or wrong entries")
 struct DiskCacheMultiProcessTests {
     @Test("two workers storing, reading, removing, purging and sweeping distinct and overlapping keys under one limit")
-    func twoWriters() throws {
+    func twoWriters() async throws {
         let folder = try DiskTestFolder()
         let keys = 30, minSize = 2000, maxSize = 60_000, limit = 500_000, operations = 300
         // Worker A uses keys 0..<30, worker B 15..<45: 15..<30 are shared.
@@ -18,7 +18,8 @@ struct DiskCacheMultiProcessTests {
                 "\(worker.seed)", "\(worker.firstKey)",
             ])
         }
-        let outcomes = workers.map { $0.finish() }
+        var outcomes: [(status: Int32, output: String)] = []
+        for worker in workers { outcomes.append(try await worker.finish()) }
         var reportedLookups = 0
         for outcome in outcomes {
             #expect(outcome.status == 0, "\(outcome.output)")

@@ -1,9 +1,10 @@
+import DarkroomTestSupport
 import Foundation
 
 // MARK: - Running the DiskCacheWorker child process
 
 /// Starts the `DiskCacheWorker` executable built beside the test bundle.
-struct DiskWorkerProcess {
+struct DiskWorkerProcess: Sendable {
     /// `.build/<triple>/debug/DiskCacheWorker`, next to the test bundle.
     static let executable: URL = {
         let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
@@ -30,8 +31,13 @@ struct DiskWorkerProcess {
         try process.run()
     }
 
-    /// Blocks until the worker prints `line` (returns true) or closes its output (false).
-    func waitForLine(_ line: String) -> Bool {
+    /// Waits (on a thread of its own, not the cooperative pool) until the worker prints `line`
+    /// (returns true) or closes its output (false).
+    func waitForLine(_ line: String) async throws -> Bool {
+        try await onOwnThread { blockUntilLine(line) }
+    }
+
+    private func blockUntilLine(_ line: String) -> Bool {
         var text = ""
         while true {
             let chunk = output.fileHandleForReading.availableData
@@ -41,16 +47,19 @@ struct DiskWorkerProcess {
         }
     }
 
-    /// `kill -9`, then reaps the process.
-    func killHard() {
+    /// `kill -9`, then reaps the process (waiting on a thread of its own).
+    func killHard() async throws {
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        try await onOwnThread { process.waitUntilExit() }
     }
 
-    /// Reads the rest of the output and waits for the exit: (status, output).
-    func finish() -> (status: Int32, output: String) {
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    /// Reads the rest of the output and waits for the exit (on a thread of its own):
+    /// (status, output).
+    func finish() async throws -> (status: Int32, output: String) {
+        try await onOwnThread {
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
     }
 }

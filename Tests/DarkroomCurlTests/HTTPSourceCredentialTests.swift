@@ -11,7 +11,7 @@ struct HTTPSourceCredentialTests {
     let server: LoopbackHTTPServer
 
     init() async throws {
-        server = try await startServer()
+        server = try await LoopbackHTTPServer.launch()
     }
 
     @Test("Basic credentials for the host reach the server; without them the answer is 401")

@@ -11,7 +11,7 @@ struct HTTPSourceRedirectTests {
     let server: LoopbackHTTPServer
 
     init() async throws {
-        server = try await startServer()
+        server = try await LoopbackHTTPServer.launch()
     }
 
     @Test("a chain of redirects is followed; the key stays the requested URL")

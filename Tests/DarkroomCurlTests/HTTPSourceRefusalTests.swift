@@ -12,7 +12,7 @@ struct HTTPSourceRefusalTests {
     let source = HTTPSource(settings: .loopback)
 
     init() async throws {
-        server = try await startServer()
+        server = try await LoopbackHTTPServer.launch()
     }
 
     @Test("a content type outside the list is refused, parameters are ignored, extra types are accepted")

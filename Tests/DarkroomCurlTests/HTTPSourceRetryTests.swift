@@ -11,7 +11,7 @@ struct HTTPSourceRetryTests {
     let server: LoopbackHTTPServer
 
     init() async throws {
-        server = try await startServer()
+        server = try await LoopbackHTTPServer.launch()
     }
 
     @Test("a flaky path succeeds on the third attempt with two retries")

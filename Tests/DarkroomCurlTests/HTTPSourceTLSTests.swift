@@ -11,9 +11,7 @@ struct HTTPSourceTLSTests {
     let server: LoopbackHTTPServer
 
     init() async throws {
-        server = try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try LoopbackHTTPServer.start(tls: true) }) }.start()
-        }
+        server = try await LoopbackHTTPServer.launch(tls: true)
     }
 
     var trusting: HTTPSourceSettings {

@@ -30,15 +30,3 @@ func expectFetchFailure(_ body: () async throws -> Void) async -> (reason: Strin
     }
     return ("no error thrown", nil)
 }
-
-/// Starts a loopback server on a thread of its own: `LoopbackHTTPServer.start()` blocks while
-/// Python starts, and blocking the few cooperative threads would delay every other test's
-/// continuations (and spoil their timing checks).
-func startServer() async throws -> LoopbackHTTPServer {
-    try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread {
-            continuation.resume(with: Result { try LoopbackHTTPServer.start() })
-        }
-        thread.start()
-    }
-}

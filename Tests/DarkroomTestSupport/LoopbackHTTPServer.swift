@@ -36,6 +36,17 @@ public final class LoopbackHTTPServer: Sendable {
     public static let tlsCertificate: URL = script.deletingLastPathComponent().appendingPathComponent("tls/loopback-cert.pem")
     static let tlsKey: URL = script.deletingLastPathComponent().appendingPathComponent("tls/loopback-key.pem")
 
+    /// Starts a server as ``start(root:tls:)`` does, on a thread of its own: starting Python
+    /// blocks for a while, and blocking one of the cooperative pool's few threads would stall
+    /// every other running test.
+    ///
+    /// ```swift
+    /// let server = try await LoopbackHTTPServer.launch()
+    /// ```
+    public static func launch(root: URL = Fixtures.directory, tls: Bool = false) async throws -> LoopbackHTTPServer {
+        try await onOwnThread { try start(root: root, tls: tls) }
+    }
+
     private init(port: Int, scheme: String, logURL: URL, process: Process, stdin: Pipe, folder: TemporaryDirectory) {
         self.port = port
         self.scheme = scheme
@@ -54,7 +65,9 @@ public final class LoopbackHTTPServer: Sendable {
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "--root", root.path, "--log", logURL.path]
+        let gates = folder.url.appendingPathComponent("gates")
+        try FileManager.default.createDirectory(at: gates, withIntermediateDirectories: true)
+        process.arguments = ["python3", script.path, "--root", root.path, "--log", logURL.path, "--gates", gates.path]
             + (tls ? ["--tls-cert", tlsCertificate.path, "--tls-key", tlsKey.path] : [])
         let output = Pipe()
         let input = Pipe()
@@ -89,6 +102,22 @@ public final class LoopbackHTTPServer: Sendable {
 
     /// The same server named by `localhost` (another host name for redirect tests).
     public func localhostURL(_ path: String) -> String { "\(scheme)://localhost:\(port)\(path)" }
+
+    // MARK: - Holds
+
+    /// Lets every request with `?hold=NAME` answer: those waiting now and any that come later.
+    /// A held request keeps its transfer in flight for as long as a test needs, without racing
+    /// a fixed delay on a loaded machine.
+    ///
+    /// ```swift
+    /// let path = "/image/gradient.jpg?hold=slot"
+    /// // … start a fetch of path, queue others behind it …
+    /// server.release("slot")
+    /// ```
+    public func release(_ name: String) {
+        let gate = folder.url.appendingPathComponent("gates").appendingPathComponent(name)
+        _ = FileManager.default.createFile(atPath: gate.path, contents: Data())
+    }
 
     // MARK: - Log
 

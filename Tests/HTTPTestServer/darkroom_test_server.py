@@ -12,7 +12,10 @@ routes that misbehave on purpose. Every request is logged as JSON lines to `--lo
 body was sent (a cancelled transfer). Tests read the log file; no control routes are needed.
 
 Routes (every route takes `?delay=SECONDS` before answering, and any other query
-parameters just make distinct URLs):
+parameters just make distinct URLs). Every route also takes `?hold=NAME`: the answer waits
+until the test releases NAME (creates a file of that name in `--gates`), so a test that needs a
+transfer in flight does not race a fixed delay; a client that closes the connection meanwhile
+is logged as "aborted" at once, and a hold never released ends with 503 after 120 s.
 
     /image/NAME            the file, with ETag, Last-Modified and Content-Type; answers
                            If-None-Match / If-Modified-Since with 304.
@@ -42,6 +45,7 @@ import hashlib
 import json
 import mimetypes
 import os
+import select
 import signal
 import socket
 import ssl
@@ -117,6 +121,31 @@ class Handler(BaseHTTPRequestHandler):
         body = f"<html><body><h1>{code}</h1></body></html>\n".encode()
         self.reply(code, body, "text/html; charset=utf-8", headers)
 
+    def wait_for_release(self, name):
+        """Waits until the gate file `name` exists (True) or 120 s pass (False); raises
+        ConnectionAbortedError as soon as the client closes the connection."""
+        if not name.replace("-", "").replace("_", "").isalnum():
+            return False
+        gate = os.path.join(self.server.gates, name)
+        deadline = time.monotonic() + 120
+        while not os.path.exists(gate):
+            if time.monotonic() > deadline:
+                return False
+            readable, _, _ = select.select([self.connection], [], [], 0.02)
+            # The client sends nothing more while it waits for this answer: a readable
+            # socket means it closed (or reset) the connection.
+            if readable and self.client_closed():
+                raise ConnectionAbortedError("client closed the connection during a hold")
+        return True
+
+    def client_closed(self):
+        try:
+            return self.connection.recv(1, socket.MSG_PEEK) == b""
+        except ValueError:  # TLS sockets do not peek; treat the closing records as a close
+            return True
+        except OSError:
+            return True
+
     def file_bytes(self, name):
         path = os.path.realpath(os.path.join(self.server.root, name))
         if not path.startswith(self.server.root + os.sep) or not os.path.isfile(path):
@@ -131,6 +160,9 @@ class Handler(BaseHTTPRequestHandler):
         query = dict(urllib.parse.parse_qsl(url.query))
         if "delay" in query:
             time.sleep(float(query["delay"]))
+        if "hold" in query and not self.wait_for_release(query["hold"]):
+            self.html_error(503)
+            return
         parts = [urllib.parse.unquote(part) for part in url.path.split("/") if part]
         head = parts[0] if parts else ""
         rest = parts[1:]
@@ -297,6 +329,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", required=True, help="folder of files to serve")
     parser.add_argument("--log", required=True, help="JSON-lines request log to append to")
+    parser.add_argument("--gates", help="folder where the test creates the files `?hold=NAME` waits for")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--tls-cert", help="serve HTTPS with this PEM certificate (needs --tls-key)")
     parser.add_argument("--tls-key", help="the certificate's PEM private key")
@@ -307,6 +340,7 @@ def main():
     server = Server(("127.0.0.1", args.port), Handler)
     server.root = os.path.realpath(args.root)
     server.log_path = args.log
+    server.gates = os.path.realpath(args.gates or os.path.dirname(args.log))
     if args.tls_cert:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(args.tls_cert, args.tls_key)

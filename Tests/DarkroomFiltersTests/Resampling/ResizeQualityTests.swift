@@ -17,10 +17,10 @@ struct ResizeQualityTests {
         .enabled(
             if: FileManager.default.isExecutableFile(atPath: imageMagick),
             "skipped: ImageMagick's /usr/bin/convert is not installed (CI installs imagemagick)"))
-    func matchesImageMagick() throws {
+    func matchesImageMagick() async throws {
         let source = Pattern.photo(width: 640, height: 480)
         let size = PixelSize(width: 160, height: 120)
-        let reference = try Self.imageMagickResize(source, to: size)
+        let reference = try await Self.imageMagickResize(source, to: size)
         let ours = try Resampler.resize(source, to: size, kernel: .lanczos3)
         let psnr = ImageComparison.psnr(ours, reference)
         #expect(psnr >= 40, "PSNR \(psnr) dB against ImageMagick")
@@ -31,10 +31,10 @@ struct ResizeQualityTests {
         .enabled(
             if: FileManager.default.isExecutableFile(atPath: imageMagick),
             "skipped: ImageMagick's /usr/bin/convert is not installed (CI installs imagemagick)"))
-    func matchesImageMagickEnlarging() throws {
+    func matchesImageMagickEnlarging() async throws {
         let source = Pattern.photo(width: 64, height: 48)
         let size = PixelSize(width: 160, height: 120)
-        let reference = try Self.imageMagickResize(source, to: size)
+        let reference = try await Self.imageMagickResize(source, to: size)
         let psnr = ImageComparison.psnr(try Resampler.resize(source, to: size), reference)
         #expect(psnr >= 40, "PSNR \(psnr) dB against ImageMagick")
     }
@@ -60,8 +60,9 @@ struct ResizeQualityTests {
 
     // MARK: - ImageMagick
 
-    /// Runs `convert in.ppm -filter Lanczos -resize WxH! out.ppm` on the RGB of `image`.
-    static func imageMagickResize(_ image: Image, to size: PixelSize) throws -> Image {
+    /// Runs `convert in.ppm -filter Lanczos -resize WxH! out.ppm` on the RGB of `image`, on a
+    /// thread of its own (waiting for a child process must not hold a cooperative pool thread).
+    static func imageMagickResize(_ image: Image, to size: PixelSize) async throws -> Image {
         let folder = try TemporaryDirectory(prefix: "darkroom-resample")
         let input = folder.path("in.ppm"), output = folder.path("out.ppm")
         try Netpbm.ppm(image).write(to: URL(fileURLWithPath: input))
@@ -69,9 +70,12 @@ struct ResizeQualityTests {
         process.executableURL = URL(fileURLWithPath: imageMagick)
         process.arguments = [input, "-filter", "Lanczos", "-resize", "\(size.width)x\(size.height)!",
                              "-depth", "8", output]
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "convert exited with \(process.terminationStatus)")
+        let status = try await onOwnThread {
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        try #require(status == 0, "convert exited with \(status)")
         return try Netpbm.image(fromPPM: try Data(contentsOf: URL(fileURLWithPath: output)))
     }
 }

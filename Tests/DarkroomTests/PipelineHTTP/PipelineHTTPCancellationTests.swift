@@ -13,15 +13,16 @@ struct PipelineHTTPCancellationTests {
         http = try await HTTPPipelineFixture.start()
     }
 
-    /// A URL whose body the server spreads over `seconds`.
-    func slowPath(_ test: String, seconds: Double) -> String {
-        "/slow/\(HTTPPipelineFixture.imageName)?seconds=\(seconds)&test=\(test)"
+    /// A URL the server answers only once the test calls `http.server.release(test)`: its
+    /// transfer stays in flight for as long as the test needs, however loaded the machine.
+    func heldPath(_ test: String) -> String {
+        "/image/\(HTTPPipelineFixture.imageName)?test=\(test)&hold=\(test)"
     }
 
     @Test("one of two waiters cancels: it gets CancellationError before the transfer ends, the other gets the image")
     func oneOfTwo() async throws {
         let pipeline = ImagePipeline(configuration: http.configuration())
-        let path = slowPath("one-of-two", seconds: 4)
+        let path = heldPath("one-of-two")
         let leaving = pipeline.request(ImageRequest(location: http.url(path), variant: .named("circle")))
         let staying = pipeline.request(ImageRequest(location: http.url(path), variant: .named("circle")))
         #expect(await http.server.wait(timeout: 10) { http.server.hits(path) == 1 })
@@ -42,9 +43,10 @@ struct PipelineHTTPCancellationTests {
         #expect(waited < .seconds(2))
         #expect(!staying.isFinished)
 
+        http.server.release("one-of-two")
         let response = try await staying.response
         #expect(response.bytes == (try HTTPPipelineFixture.expected([PipelineFixture.circle]))[0])
-        // The server logs the end after its last chunk's pause: wait for it.
+        // The server may log the end just after the client has the body: wait for it.
         #expect(await http.server.wait(timeout: 10) { !http.server.finished(path).isEmpty })
         #expect(http.server.finished(path).map(\.outcome) == ["completed"])
         #expect(http.server.hits(path) == 1)
@@ -53,7 +55,7 @@ struct PipelineHTTPCancellationTests {
     @Test("when both waiters cancel, the server sees the transfer aborted")
     func bothCancel() async throws {
         let pipeline = ImagePipeline(configuration: http.configuration())
-        let path = slowPath("both", seconds: 4)
+        let path = heldPath("both")
         let first = pipeline.request(ImageRequest(location: http.url(path), variant: .named("circle")))
         let second = pipeline.request(ImageRequest(location: http.url(path), variant: .named("gray")))
         #expect(await http.server.wait(timeout: 10) { http.server.hits(path) == 1 })
@@ -69,7 +71,7 @@ struct PipelineHTTPCancellationTests {
     @Test("cancelling the Swift task awaiting image(for:variant:) ends it at once and aborts the transfer")
     func swiftTaskCancellation() async throws {
         let pipeline = ImagePipeline(configuration: http.configuration())
-        let path = slowPath("swift-task", seconds: 4)
+        let path = heldPath("swift-task")
         let url = http.url(path)
         // The awaiting task runs on its own thread, so a cooperative pool filled by other
         // suites cannot delay its start or its cancellation.
@@ -91,9 +93,9 @@ struct PipelineHTTPCancellationTests {
         var configuration = http.configuration()
         configuration.maximumActiveDownloads = 1
         let pipeline = ImagePipeline(configuration: configuration)
-        // Busy far longer than the test needs (it is cancelled below), so that on a loaded
-        // machine the slot cannot free itself before the second request is queued.
-        let busy = "/image/\(HTTPPipelineFixture.imageName)?test=queued&delay=30"
+        // Held until cancelled below, so the slot cannot free itself before the second request
+        // is queued.
+        let busy = heldPath("queued")
         let queued = "/image/\(HTTPPipelineFixture.imageName)?test=queued&n=cancelled"
         let running = pipeline.request(ImageRequest(location: http.url(busy), variant: .named("gray")))
         #expect(await http.server.wait(timeout: 10) { http.server.hits(busy) == 1 })
@@ -116,13 +118,15 @@ struct PipelineHTTPCancellationTests {
         var configuration = http.configuration()
         configuration.maximumActiveDownloads = 1
         let pipeline = ImagePipeline(configuration: configuration)
-        let unavailable = "/status/503?retry-after=8&test=retry-wait"
+        // Retry-After 100 s: the slot frees well before that only if the wait is cancelled.
+        let unavailable = "/status/503?retry-after=100&test=retry-wait"
         let waiting = pipeline.request(ImageRequest(location: http.url(unavailable), variant: .named("gray")))
         #expect(await http.server.wait(timeout: 10) { http.server.finished(unavailable).count == 1 })
         waiting.cancel()
         await #expect(throws: CancellationError.self) { try await waiting.response }
-        // A download slot is held until the source's load returns: the next URL is fetched
-        // now (not after the 8 s wait) only if the load stopped waiting when cancelled.
+        // A download slot is held until the source's load returns: it is free now (not after
+        // the 100 s wait) only if the load stopped waiting when cancelled.
+        #expect(await eventually(30) { pipeline.activity.activeDownloads == 0 })
         let next = "/image/\(HTTPPipelineFixture.imageName)?test=retry-wait"
         let response = try await pipeline.image(for: http.url(next), variant: "gray")
         #expect(response.cacheLayer == .rendered)
@@ -133,11 +137,14 @@ struct PipelineHTTPCancellationTests {
     @Test("a request after a cancelled one fetches the URL again and succeeds")
     func laterRequest() async throws {
         let pipeline = ImagePipeline(configuration: http.configuration())
-        let path = slowPath("later", seconds: 1)
+        let path = heldPath("later")
         let cancelled = pipeline.request(ImageRequest(location: http.url(path), variant: .named("gray")))
         #expect(await http.server.wait(timeout: 10) { http.server.hits(path) == 1 })
         cancelled.cancel()
         await #expect(throws: CancellationError.self) { try await cancelled.response }
+        // The abandoned transfer is aborted; only then does the server answer the URL.
+        #expect(await http.server.wait(timeout: 10) { http.server.finished(path).map(\.outcome) == ["aborted"] })
+        http.server.release("later")
         let response = try await pipeline.image(for: http.url(path), variant: "gray")
         #expect(response.cacheLayer == .rendered)
         #expect(response.bytes == (try HTTPPipelineFixture.expected([PipelineFixture.gray]))[0])

@@ -25,10 +25,11 @@ struct PipelineHTTPSchedulingTests {
         return ImagePipeline(configuration: configuration)
     }
 
-    /// Starts a request for a URL the server answers after 2.5 s, which takes the only download
-    /// slot; returns once the server has it. The caller then queues requests behind it.
+    /// Starts a request for a URL the server holds until ``finish(_:blocker:)`` releases it, which
+    /// takes the only download slot; returns once the server has it. The caller then queues
+    /// requests behind it.
     func occupySlot(_ pipeline: ImagePipeline, _ test: String) async -> (ImageTask, String) {
-        let blocker = "/image/\(HTTPPipelineFixture.imageName)?test=\(test)&n=blocker&delay=2.5"
+        let blocker = "/image/\(HTTPPipelineFixture.imageName)?test=\(test)&n=blocker&hold=\(test)-blocker"
         let task = pipeline.request(ImageRequest(location: http.url(blocker), variant: .named("gray")))
         #expect(await http.server.wait(timeout: 10) { http.server.hits(blocker) == 1 })
         #expect(pipeline.activity.activeDownloads == 1)
@@ -48,9 +49,10 @@ struct PipelineHTTPSchedulingTests {
         return tasks
     }
 
-    /// Awaits every task; checks the blocker was still in flight when the last was queued.
+    /// Checks the blocker is still in flight, releases it, and awaits every task.
     func finish(_ tasks: [ImageTask], blocker: String) async throws {
         #expect(http.server.finished(blocker).isEmpty, "the slot was freed before the queue was built")
+        http.server.release(String(blocker.split(separator: "=").last ?? ""))  // the path ends hold=NAME
         for task in tasks { _ = try await task.response }
     }
 

@@ -16,15 +16,14 @@ struct HTTPPipelineFixture {
     static let imageName = "gradient.jpg"
     static var imageBytes: [UInt8] { Fixtures.bytes(imageName) }
 
-    /// Starts the server on a thread of its own: `LoopbackHTTPServer.start()` blocks while
-    /// Python starts, and blocking the few cooperative threads would delay every other test.
+    /// Starts the server (on a thread of its own, see `LoopbackHTTPServer.launch`).
     static func start() async throws -> HTTPPipelineFixture {
-        let server = try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try LoopbackHTTPServer.start() }) }.start()
-        }
+        let server = try await LoopbackHTTPServer.launch()
         var settings = HTTPSourceSettings()
         settings.allowPrivateNetworks = true
         settings.retry.baseDelay = 0.05
+        // Long Retry-After waits are honoured, so a test can make one outlast any scheduling delay.
+        settings.retry.maxRetryAfter = 120
         return HTTPPipelineFixture(server: server, source: HTTPSource(settings: settings))
     }
 
