@@ -47,9 +47,12 @@ let package = Package(
         // libgd (libgd-dev) is loaded with dlopen on first use, not linked: see Sources/CGD/include/CGD.h.
         .target(
             name: "CGD",
+            dependencies: ["CLibraryLoader"],
             path: "Sources/CGD",
             linkerSettings: [.linkedLibrary("z")]
         ),
+        // dlopen on first use, with the reason when a library cannot be loaded (CGD, CCurlShims).
+        .target(name: "CLibraryLoader", path: "Sources/CLibraryLoader"),
         .target(
             name: "CJPEG",
             path: "Sources/CJPEG",
@@ -70,6 +73,7 @@ let package = Package(
         // (libcurl4-openssl-dev) is loaded with dlopen on first use, not linked.
         .target(
             name: "CCurlShims",
+            dependencies: ["CLibraryLoader"],
             path: "Sources/CCurlShims"
         ),
         // glibc's CPU-affinity calls (need _GNU_SOURCE and macros) for SpreadThreads.

@@ -2,65 +2,37 @@
 #include "ccurl_api.h"
 #include "ccurl_shims.h"
 
-#include <dlfcn.h>
+#include <library_loader.h>
 #include <pthread.h>
-#include <stdio.h>
 
 // MARK: - Loading, once
 
 struct ccurl_api ccurl_api;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static void *library;  // the libcurl handle; never closed
-static int loaded;     // 1 when every pointer in ccurl_api is set
-static char load_error[256];
-
-static void copy_text(char *to, size_t len, const char *text) {
-    if (to == NULL || len == 0) return;
-    snprintf(to, len, "%s", text);
-}
+static struct dr_loaded_library libcurl;  // RTLD_LOCAL: libcurl's TLS, Kerberos, LDAP … stay private
 
 static void load_libcurl(void) {
-    // RTLD_LOCAL: libcurl's TLS, Kerberos, LDAP … libraries stay out of the global namespace.
-    library = dlopen(CCURL_LIBCURL_SONAME, RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) {
-        const char *reason = dlerror();
-        copy_text(load_error, sizeof load_error, reason ? reason : CCURL_LIBCURL_SONAME " could not be loaded");
-        return;
-    }
-#define RESOLVE(name)                                                                          \
-    ccurl_api.name = (__typeof__(&name))dlsym(library, #name);                                \
-    if (ccurl_api.name == NULL) {                                                              \
-        snprintf(load_error, sizeof load_error, CCURL_LIBCURL_SONAME " has no function " #name); \
-        return;                                                                                \
-    }
+    if (dr_library_open(&libcurl, CCURL_LIBCURL_SONAME) == NULL) return;
+#define RESOLVE(name)                                                                               \
+    ccurl_api.name = (__typeof__(&name))dr_library_function(&libcurl, CCURL_LIBCURL_SONAME, #name); \
+    if (ccurl_api.name == NULL) return;
     CCURL_FUNCTIONS(RESOLVE)
 #undef RESOLVE
-    loaded = 1;
+    libcurl.loaded = 1;
 }
 
 int ccurl_ready(void) {
     pthread_once(&load_once, load_libcurl);
-    return loaded;
+    return libcurl.loaded;
 }
 
 int ccurl_available(char *why, size_t len) {
-    int ok = ccurl_ready();
-    copy_text(why, len, ok ? "" : load_error);
-    return ok;
+    ccurl_ready();
+    return dr_library_report(&libcurl, why, len);
 }
 
-int ccurl_probe_library(const char *soname, char *why, size_t len) {
-    void *handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-    if (handle == NULL) {
-        const char *reason = dlerror();
-        copy_text(why, len, reason ? reason : "could not be loaded");
-        return 0;
-    }
-    dlclose(handle);
-    copy_text(why, len, "");
-    return 1;
-}
+int ccurl_probe_library(const char *soname, char *why, size_t len) { return dr_library_probe(soname, why, len); }
 
 // MARK: - Wrappers
 // Each forwards to libcurl when it is loaded; otherwise returns the given failure value.

@@ -2,9 +2,8 @@
 #include "CGD.h"
 
 #include <dlfcn.h>
+#include <library_loader.h>
 #include <pthread.h>
-#include <stdio.h>
-#include <string.h>
 
 // MARK: - The functions Darkroom calls
 // X(name): one libgd or libtiff function. `__typeof__(&name)` only names the prototype's
@@ -29,62 +28,36 @@ static struct {
 // MARK: - Loading, once
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static void *library;      // the libgd handle; never closed
-static int loaded;         // 1 when every pointer in `api` is set
-static char load_error[256];
-
-static void copy_text(char *to, size_t len, const char *text) {
-    if (to == NULL || len == 0) return;
-    snprintf(to, len, "%s", text);
-}
+// RTLD_LOCAL: libgd's dependencies stay out of the global namespace (they would otherwise
+// interpose on, e.g., the libjpeg/libpng Darkroom links itself).
+static struct dr_loaded_library libgd;
 
 static void load_libgd(void) {
-    // RTLD_LOCAL: libgd's dependencies stay out of the global namespace (they would
-    // otherwise interpose on, e.g., the libjpeg/libpng Darkroom links itself).
-    library = dlopen(DARKROOM_LIBGD_SONAME, RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) {
-        const char *reason = dlerror();
-        copy_text(load_error, sizeof load_error, reason ? reason : DARKROOM_LIBGD_SONAME " could not be loaded");
-        return;
-    }
-    // dlsym on a handle searches the library and the libraries it loaded (libtiff included).
-#define RESOLVE(name)                                                                                   \
-    api.name = (__typeof__(&name))dlsym(library, #name);                                               \
-    if (api.name == NULL) {                                                                             \
-        snprintf(load_error, sizeof load_error, DARKROOM_LIBGD_SONAME " has no function " #name);     \
-        return;                                                                                         \
-    }
+    if (dr_library_open(&libgd, DARKROOM_LIBGD_SONAME) == NULL) return;
+    // Found in libgd or the libraries it loaded (libtiff included).
+#define RESOLVE(name)                                                                     \
+    api.name = (__typeof__(&name))dr_library_function(&libgd, DARKROOM_LIBGD_SONAME, #name); \
+    if (api.name == NULL) return;
     DARKROOM_GD_FUNCTIONS(RESOLVE)
 #undef RESOLVE
-    loaded = 1;
+    libgd.loaded = 1;
 }
 
 static int ready(void) {
     pthread_once(&load_once, load_libgd);
-    return loaded;
+    return libgd.loaded;
 }
 
 int darkroom_gd_available(char *why, size_t len) {
-    int ok = ready();
-    copy_text(why, len, ok ? "" : load_error);
-    return ok;
+    ready();
+    return dr_library_report(&libgd, why, len);
 }
 
-int darkroom_gd_probe_library(const char *soname, char *why, size_t len) {
-    void *handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-    if (handle == NULL) {
-        const char *reason = dlerror();
-        copy_text(why, len, reason ? reason : "could not be loaded");
-        return 0;
-    }
-    dlclose(handle);
-    copy_text(why, len, "");
-    return 1;
-}
+int darkroom_gd_probe_library(const char *soname, char *why, size_t len) { return dr_library_probe(soname, why, len); }
 
 void *darkroom_gd_symbol(const char *name) {
     if (!ready()) return NULL;
-    return dlsym(library, name);
+    return dlsym(libgd.handle, name);
 }
 
 // MARK: - Wrappers
