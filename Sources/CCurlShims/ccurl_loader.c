@@ -14,8 +14,8 @@ static struct dr_loaded_library libcurl;  // RTLD_LOCAL: libcurl's TLS, Kerberos
 
 static void load_libcurl(void) {
     if (dr_library_open(&libcurl, CCURL_LIBCURL_SONAME) == NULL) return;
-#define RESOLVE(name)                                                                               \
-    ccurl_api.name = (__typeof__(&name))dr_library_function(&libcurl, CCURL_LIBCURL_SONAME, #name); \
+#define RESOLVE(name)                                                         \
+    ccurl_api.name = (__typeof__(&name))dr_library_function(&libcurl, #name); \
     if (ccurl_api.name == NULL) return;
     CCURL_FUNCTIONS(RESOLVE)
 #undef RESOLVE

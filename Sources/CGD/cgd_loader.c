@@ -35,8 +35,8 @@ static struct dr_loaded_library libgd;
 static void load_libgd(void) {
     if (dr_library_open(&libgd, DARKROOM_LIBGD_SONAME) == NULL) return;
     // Found in libgd or the libraries it loaded (libtiff included).
-#define RESOLVE(name)                                                                     \
-    api.name = (__typeof__(&name))dr_library_function(&libgd, DARKROOM_LIBGD_SONAME, #name); \
+#define RESOLVE(name)                                                 \
+    api.name = (__typeof__(&name))dr_library_function(&libgd, #name); \
     if (api.name == NULL) return;
     DARKROOM_GD_FUNCTIONS(RESOLVE)
 #undef RESOLVE

@@ -14,6 +14,7 @@ static void copy_text(char *to, size_t len, const char *text) {
 // MARK: - Opening and resolving
 
 void *dr_library_open(struct dr_loaded_library *library, const char *soname) {
+    library->soname = soname;
     library->handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
     if (library->handle == NULL) {
         const char *reason = dlerror();
@@ -26,10 +27,10 @@ void *dr_library_open(struct dr_loaded_library *library, const char *soname) {
     return library->handle;
 }
 
-void *dr_library_function(struct dr_loaded_library *library, const char *soname, const char *name) {
+void *dr_library_function(struct dr_loaded_library *library, const char *name) {
     // dlsym on a handle searches the library and the libraries it loaded.
     void *function = library->handle != NULL ? dlsym(library->handle, name) : NULL;
-    if (function == NULL) snprintf(library->error, sizeof library->error, "%s has no function %s", soname, name);
+    if (function == NULL) snprintf(library->error, sizeof library->error, "%s has no function %s", library->soname, name);
     return function;
 }
 

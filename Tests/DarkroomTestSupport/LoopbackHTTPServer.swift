@@ -65,7 +65,7 @@ public final class LoopbackHTTPServer: Sendable {
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        let gates = folder.url.appendingPathComponent("gates")
+        let gates = gatesFolder(in: folder)
         try FileManager.default.createDirectory(at: gates, withIntermediateDirectories: true)
         process.arguments = ["python3", script.path, "--root", root.path, "--log", logURL.path, "--gates", gates.path]
             + (tls ? ["--tls-cert", tlsCertificate.path, "--tls-key", tlsKey.path] : [])
@@ -105,6 +105,11 @@ public final class LoopbackHTTPServer: Sendable {
 
     // MARK: - Holds
 
+    /// Where the server looks for the files `?hold=NAME` waits for.
+    private static func gatesFolder(in folder: TemporaryDirectory) -> URL {
+        folder.url.appendingPathComponent("gates")
+    }
+
     /// Lets every request with `?hold=NAME` answer: those waiting now and any that come later.
     /// A held request keeps its transfer in flight for as long as a test needs, without racing
     /// a fixed delay on a loaded machine.
@@ -115,7 +120,7 @@ public final class LoopbackHTTPServer: Sendable {
     /// server.release("slot")
     /// ```
     public func release(_ name: String) {
-        let gate = folder.url.appendingPathComponent("gates").appendingPathComponent(name)
+        let gate = Self.gatesFolder(in: folder).appendingPathComponent(name)
         _ = FileManager.default.createFile(atPath: gate.path, contents: Data())
     }
 

@@ -8,9 +8,10 @@
 /// One library, opened once and never closed, and why it could not be when it could not.
 /// Zero-initialise it (a static does).
 struct dr_loaded_library {
-    void *handle;      // the dlopen handle, or NULL
-    int loaded;        // 1 once the owner resolved every function it needs
-    char error[256];   // why it is not loaded ("" until something failed)
+    const char *soname;  // what dr_library_open was given (must outlive the struct)
+    void *handle;        // the dlopen handle, or NULL
+    int loaded;          // 1 once the owner resolved every function it needs
+    char error[256];     // why it is not loaded ("" until something failed)
 };
 
 /// Opens `soname` with RTLD_NOW | RTLD_LOCAL (the library's own dependencies stay out of the
@@ -18,9 +19,9 @@ struct dr_loaded_library {
 /// the handle, or NULL with dlerror()'s reason in `library->error`.
 void *dr_library_open(struct dr_loaded_library *library, const char *soname);
 
-/// The address of function `name` in the opened library, or NULL with
-/// "SONAME has no function NAME" in `library->error`.
-void *dr_library_function(struct dr_loaded_library *library, const char *soname, const char *name);
+/// The address of function `name` in the opened library (or a library it loaded), or NULL
+/// with "SONAME has no function NAME" in `library->error`.
+void *dr_library_function(struct dr_loaded_library *library, const char *name);
 
 /// Copies "" (when loaded) or the reason it is not into `why` (`len` bytes, may be 0); returns
 /// `library->loaded`.

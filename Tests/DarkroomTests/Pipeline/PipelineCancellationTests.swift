@@ -1,5 +1,6 @@
 @testable import Darkroom
 import DarkroomCore
+import DarkroomTestSupport
 import Testing
 
 // MARK: - Cancellation
@@ -46,9 +47,7 @@ struct PipelineCancellationTests {
         let (pipeline, source) = setUp()
         // The awaiting task runs on its own thread: other suites' synchronous tests may fill the
         // cooperative pool for seconds, and this test is about cancellation, not about them.
-        let thread = ThreadPool(name: "test.awaiting", count: 1)
-        defer { thread.stop() }
-        let executor = PoolTaskExecutor(pool: thread)
+        let executor = SerialQueueTaskExecutor(label: "test.awaiting")
         let waiting = Task(executorPreference: executor) { try await pipeline.image(for: "gated:a", variant: "circle") }
         #expect(await eventually { source.started.count == 1 })
         waiting.cancel()

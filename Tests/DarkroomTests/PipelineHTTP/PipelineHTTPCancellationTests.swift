@@ -28,10 +28,8 @@ struct PipelineHTTPCancellationTests {
         #expect(await http.server.wait(timeout: 10) { http.server.hits(path) == 1 })
         // The cancelled waiter is awaited on a thread of its own, so what it sees on resuming
         // (the time, the server's log) is not delayed by a cooperative pool other suites fill.
-        let thread = ThreadPool(name: "test.http-cancelled", count: 1)
-        defer { thread.stop() }
         let server = http.server
-        let cancelled = Task(executorPreference: PoolTaskExecutor(pool: thread)) {
+        let cancelled = Task(executorPreference: SerialQueueTaskExecutor(label: "test.http-cancelled")) {
             let cancelledAt = ContinuousClock.now
             leaving.cancel()
             let error = await thrownError { _ = try await leaving.response }
@@ -75,9 +73,7 @@ struct PipelineHTTPCancellationTests {
         let url = http.url(path)
         // The awaiting task runs on its own thread, so a cooperative pool filled by other
         // suites cannot delay its start or its cancellation.
-        let thread = ThreadPool(name: "test.http-awaiting", count: 1)
-        defer { thread.stop() }
-        let waiting = Task(executorPreference: PoolTaskExecutor(pool: thread)) {
+        let waiting = Task(executorPreference: SerialQueueTaskExecutor(label: "test.http-awaiting")) {
             try await pipeline.image(for: url, variant: "circle")
         }
         #expect(await http.server.wait(timeout: 10) { http.server.hits(path) == 1 })
