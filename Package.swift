@@ -199,3 +199,13 @@ let package = Package(
         ),
     ]
 )
+
+// MARK: - Explicit imports
+
+// A module sees only the members of the modules it imports itself (SE-0444). Without this a
+// `range(of:)` or `localizedDescription` from swift-corelibs-foundation, visible through some
+// dependency's `import Foundation`, would silently link that library, ICU and ~3,700 protocol
+// conformances into `darkroom` (a slower start; see Docs/Architecture.md).
+for target in package.targets where [.regular, .executable].contains(target.type) && !target.name.hasPrefix("C") {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

@@ -7,6 +7,7 @@ import Darkroom
 import DarkroomCore
 import DarkroomSources
 import Foundation
+import DarkroomConfig
 
 func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()

@@ -1,7 +1,9 @@
+#define _GNU_SOURCE
 #include "ccurl_shims.h"
 #include "ccurl_api.h"
 
 #include <arpa/inet.h>
+#include <pthread.h>
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,3 +230,12 @@ void ccurl_transfer_set_head_check(ccurl_transfer *transfer, ccurl_head_check ch
 }
 
 int ccurl_transfer_head_refused(const ccurl_transfer *transfer) { return transfer->head_refused; }
+
+// MARK: - Thread name
+
+void ccurl_name_current_thread(const char *name) {
+    char kept[16];
+    strncpy(kept, name, sizeof kept - 1);
+    kept[sizeof kept - 1] = '\0';
+    (void)pthread_setname_np(pthread_self(), kept);
+}

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <string.h>
 
 // MARK: - Start record
 
@@ -106,4 +107,13 @@ int cthread_allowed_cpu_count(void) {
 
 cthread_placement cthread_current_placement(void) {
     return cthread_own_placement;
+}
+
+// MARK: - Naming
+
+int cthread_set_name(pthread_t thread, const char *name) {
+    char kept[16];
+    strncpy(kept, name, sizeof kept - 1);
+    kept[sizeof kept - 1] = '\0';
+    return pthread_setname_np(thread, kept);
 }

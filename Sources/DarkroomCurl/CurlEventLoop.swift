@@ -1,6 +1,7 @@
 import CCurlShims
 import DarkroomCore
-import Foundation
+import Glibc
+import Synchronization
 
 // MARK: - CurlEventLoop
 
@@ -17,13 +18,14 @@ import Foundation
 ///   thread adds it. Cancellation queues the transfer for removal the same way; the loop
 ///   thread calls `curl_multi_remove_handle`, which closes the connection mid-body (the
 ///   server sees the abort) and resumes the waiting task with ``DarkroomError/cancelled``.
-/// - **Lock.** `@unchecked Sendable` because one `NSLock` guards every mutable property shared
+/// - **Lock.** `@unchecked Sendable` because one `Mutex` guards every mutable property shared
 ///   between threads (`pending`, `cancelling`, `threadRunning`, `stopping`, and each
 ///   transfer's `continuation` / `cancelRequested`); `active` belongs to the loop thread alone.
 final class CurlEventLoop: @unchecked Sendable {
     /// Made on the first transfer, under `lock`, and never changed afterwards.
     private var multiHandle: UnsafeMutableRawPointer?
-    private let lock = NSLock()
+    /// Guards the fields above and below (not a value of its own).
+    private let lock = Mutex(())
     private var pending: [CurlTransfer] = []
     private var cancelling: [CurlTransfer] = []
     private var threadRunning = false
@@ -58,9 +60,7 @@ final class CurlEventLoop: @unchecked Sendable {
 
     /// Whether the loop thread is running (for tests: no thread outlives its work).
     var isThreadRunning: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return threadRunning
+        lock.withLock { _ in threadRunning }
     }
 
     // MARK: - Transfers
@@ -78,45 +78,72 @@ final class CurlEventLoop: @unchecked Sendable {
     }
 
     private func submit(_ transfer: CurlTransfer, _ continuation: CheckedContinuation<CurlResponse, any Error>) {
-        lock.lock()
-        if transfer.cancelRequested || stopping {
-            lock.unlock()
-            continuation.resume(throwing: DarkroomError.cancelled)
-            return
+        enum Outcome { case refused, noMultiHandle, queued(startThread: Bool, multi: UnsafeMutableRawPointer) }
+        let outcome: Outcome = lock.withLock { _ in
+            if transfer.cancelRequested || stopping { return .refused }
+            guard let multi = makeMultiHandle() else { return .noMultiHandle }
+            transfer.continuation = continuation
+            pending.append(transfer)
+            let startThread = !threadRunning
+            threadRunning = true
+            return .queued(startThread: startThread, multi: multi)
         }
-        guard let multi = makeMultiHandle() else {
-            lock.unlock()
+        switch outcome {
+        case .refused:
+            continuation.resume(throwing: DarkroomError.cancelled)
+        case .noMultiHandle:
             continuation.resume(throwing: DarkroomError.fetchFailed(
                 url: "", status: nil, reason: "libcurl could not create a multi handle"))
-            return
-        }
-        transfer.continuation = continuation
-        pending.append(transfer)
-        let startThread = !threadRunning
-        threadRunning = true
-        lock.unlock()
-        if startThread {
-            let thread = Thread { [self] in run() }
-            thread.name = "darkroom.http"
-            thread.start()
-        } else {
+        case .queued(startThread: true, _):
+            guard !startLoopThread() else { return }
+            // Out of threads: fail this transfer and any queued meanwhile behind the same
+            // missing thread; a later submit tries to start one again.
+            let stranded = lock.withLock { _ in
+                threadRunning = false
+                defer { pending.removeAll() }
+                return pending
+            }
+            for queued in stranded {
+                finish(queued, with: .failure(DarkroomError.fetchFailed(
+                    url: "", status: nil, reason: "no thread could be started for libcurl's event loop")))
+            }
+        case .queued(startThread: false, let multi):
             ccurl_multi_wakeup(multi)
         }
     }
 
-    private func cancel(_ transfer: CurlTransfer) {
-        lock.lock()
-        transfer.cancelRequested = true
-        var resumeNow: CheckedContinuation<CurlResponse, any Error>?
-        if let index = pending.firstIndex(where: { $0 === transfer }) {
-            pending.remove(at: index)
-            resumeNow = transfer.continuation
-            transfer.continuation = nil
-        } else if transfer.continuation != nil {
-            cancelling.append(transfer)
+    /// Starts the loop thread (named `darkroom.http`), which holds `self` while it runs; false
+    /// when the process can make no more threads.
+    private func startLoopThread() -> Bool {
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(&thread, nil, { raw in
+            guard let raw else { return nil }
+            ccurl_name_current_thread("darkroom.http")
+            Unmanaged<CurlEventLoop>.fromOpaque(raw).takeRetainedValue().run()
+            return nil
+        }, context)
+        guard status == 0 else {
+            Unmanaged<CurlEventLoop>.fromOpaque(context).release()
+            return false
         }
-        let multi = multiHandle
-        lock.unlock()
+        pthread_detach(thread)
+        return true
+    }
+
+    private func cancel(_ transfer: CurlTransfer) {
+        let (resumeNow, multi) = lock.withLock { _ -> (CheckedContinuation<CurlResponse, any Error>?, UnsafeMutableRawPointer?) in
+            transfer.cancelRequested = true
+            var resumeNow: CheckedContinuation<CurlResponse, any Error>?
+            if let index = pending.firstIndex(where: { $0 === transfer }) {
+                pending.remove(at: index)
+                resumeNow = transfer.continuation
+                transfer.continuation = nil
+            } else if transfer.continuation != nil {
+                cancelling.append(transfer)
+            }
+            return (resumeNow, multiHandle)
+        }
         if let resumeNow {
             resumeNow.resume(throwing: DarkroomError.cancelled)
         } else if let multi {
@@ -126,38 +153,37 @@ final class CurlEventLoop: @unchecked Sendable {
 
     /// Stops the thread as soon as it wakes; transfers still running are cancelled.
     func shutdown() {
-        lock.lock()
-        stopping = true
-        let multi = multiHandle
-        lock.unlock()
+        let multi = lock.withLock { _ in
+            stopping = true
+            return multiHandle
+        }
         if let multi { ccurl_multi_wakeup(multi) }
     }
 
     // MARK: - The loop thread
 
     private func run() {
-        lock.lock()
         // Set by submit before it started this thread.
-        guard let multi = multiHandle else {
-            threadRunning = false
-            lock.unlock()
-            return
+        let handle = lock.withLock { _ in
+            if multiHandle == nil { threadRunning = false }
+            return multiHandle
         }
-        lock.unlock()
-        var idleSince = Date()
+        guard let multi = handle else { return }
+        let idleLimit = Duration.seconds(idleExit)
+        var idleSince = ContinuousClock.now
         while true {
-            lock.lock()
-            let adding = pending
-            pending.removeAll()
-            let removing = cancelling
-            cancelling.removeAll()
-            let stop = stopping
-            if !stop && adding.isEmpty && active.isEmpty && Date().timeIntervalSince(idleSince) >= idleExit {
-                threadRunning = false
-                lock.unlock()
-                return
+            let (adding, removing, stop, exit) = lock.withLock { _ -> ([CurlTransfer], [CurlTransfer], Bool, Bool) in
+                let adding = pending
+                pending.removeAll()
+                let removing = cancelling
+                cancelling.removeAll()
+                if !stopping && adding.isEmpty && active.isEmpty && ContinuousClock.now - idleSince >= idleLimit {
+                    threadRunning = false
+                    return ([], [], false, true)
+                }
+                return (adding, removing, stopping, false)
             }
-            lock.unlock()
+            if exit { return }
 
             for transfer in adding {
                 let code = ccurl_multi_add_handle(multi, transfer.easy)
@@ -174,12 +200,12 @@ final class CurlEventLoop: @unchecked Sendable {
             }
             if stop {
                 for transfer in Array(active.values) { abort(transfer, with: DarkroomError.cancelled, in: multi) }
-                lock.lock()
                 // Transfers submitted after `stopping` was set were refused in submit.
-                let late = pending
-                pending.removeAll()
-                threadRunning = false
-                lock.unlock()
+                let late = lock.withLock { _ in
+                    threadRunning = false
+                    defer { pending.removeAll() }
+                    return pending
+                }
                 for transfer in late { finish(transfer, with: .failure(DarkroomError.cancelled)) }
                 return
             }
@@ -188,7 +214,7 @@ final class CurlEventLoop: @unchecked Sendable {
             let busy = !active.isEmpty
             ccurl_multi_perform(multi, &running)
             collectFinished(multi)
-            if busy { idleSince = Date() }
+            if busy { idleSince = ContinuousClock.now }
             var ready: Int32 = 0
             ccurl_multi_poll(multi, nil, 0, active.isEmpty ? 250 : 1000, &ready)
         }
@@ -213,10 +239,10 @@ final class CurlEventLoop: @unchecked Sendable {
     }
 
     private func finish(_ transfer: CurlTransfer, with result: Result<CurlResponse, any Error>) {
-        lock.lock()
-        let continuation = transfer.continuation
-        transfer.continuation = nil
-        lock.unlock()
+        let continuation = lock.withLock { _ in
+            defer { transfer.continuation = nil }
+            return transfer.continuation
+        }
         continuation?.resume(with: result)
     }
 }

@@ -1,5 +1,5 @@
 import DarkroomCore
-import Foundation
+import FoundationEssentials
 import Logging
 import Synchronization
 

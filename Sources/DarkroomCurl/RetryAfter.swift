@@ -1,9 +1,9 @@
 import DarkroomCore
-import Foundation
+import FoundationEssentials
 
 // MARK: - RetryAfter
 
-/// `Retry-After` values: a number of seconds, or an HTTP date.
+/// `Retry-After` values: a number of seconds, or an HTTP date (``HTTPDate``).
 ///
 /// ```swift
 /// RetryAfter.seconds("120")                             // 120
@@ -13,19 +13,16 @@ enum RetryAfter {
     static func seconds(_ value: String?, now: Date = Date()) -> Double? {
         guard let value = value?.trimming(" \t"), !value.isEmpty else { return nil }
         if let number = Double(value), number.isFinite, number >= 0 { return number }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: value) else { return nil }
-        return max(0, date.timeIntervalSince(now))
+        let nowSeconds = now.timeIntervalSince1970
+        guard let date = HTTPDate.secondsSince1970(value, now: nowSeconds) else { return nil }
+        return max(0, Double(date) - nowSeconds)
     }
 
     /// The delay before retry number `attempt` (0-based): the server's `Retry-After` when
     /// given, else the base delay doubled per attempt with ±25 % jitter, capped at `maxDelay`.
     static func delay(attempt: Int, retryAfter: Double?, policy: HTTPSourceSettings.Retry) -> Double {
         if let retryAfter { return retryAfter }
-        let exponential = policy.baseDelay * pow(2, Double(min(attempt, 30)))
+        let exponential = policy.baseDelay * Double(1 << min(attempt, 30))
         return min(policy.maxDelay, exponential * Double.random(in: 0.75...1.25))
     }
 }

@@ -1,5 +1,5 @@
 import DarkroomCore
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 import DarkroomCore
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -30,8 +30,8 @@ public struct FileSource: ImageSource {
     /// - Throws: ``DarkroomError/io(path:detail:)`` when `root` is not a folder.
     public init(root: String, maxBytes: Int = DecodeLimits.defaultMaxInputBytes) throws {
         let resolved = URL(fileURLWithPath: root).standardizedFileURL.resolvingSymlinksInPath().path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory), isDirectory.boolValue else {
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory), isDirectory else {
             throw DarkroomError.io(path: root, detail: "is not a folder")
         }
         self.root = resolved

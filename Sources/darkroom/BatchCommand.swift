@@ -4,7 +4,7 @@ import DarkroomConfig
 import DarkroomCore
 import DarkroomCurl
 import DarkroomFilters
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -124,7 +124,7 @@ struct ProgressDisplay: Sendable {
             let width = 30
             let filled = progress.total == 0 ? width : width * progress.finished / progress.total
             let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-            FileHandle.standardError.write(Data("\r[\(bar)] \(progress.finished)/\(progress.total)".utf8))
+            StandardError.write("\r[\(bar)] \(progress.finished)/\(progress.total)")
         } else {
             let cached = progress.cached > 0 ? " (\(progress.cached) from cache)" : ""
             let status = progress.error == nil ? "ok, \(progress.outputs.count) files\(cached)" : "failed"
@@ -133,6 +133,6 @@ struct ProgressDisplay: Sendable {
     }
 
     func finish() {
-        if isTerminal { FileHandle.standardError.write(Data("\n".utf8)) }
+        if isTerminal { StandardError.write("\n") }
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Darkroom
 import DarkroomCache
 import DarkroomConfig
-import Foundation
+import FoundationEssentials
 
 // MARK: - darkroom cache
 
@@ -49,27 +49,23 @@ struct CacheStatsCommand: ParsableCommand {
     func run() throws {
         let (caches, path) = try options.caches()
         let memory = caches.memory.statistics
-        var object: [String: Any] = [
-            "memory": [
-                "entries": memory.entries, "bytes": memory.bytes, "hits": memory.hits, "misses": memory.misses,
-                "capacity": caches.memory.memoryCapacity, "afterPurge": caches.memory.preferredMemoryUsageAfterPurge,
-            ] as [String: Any]
-        ]
-        if let disk = caches.disk {
-            disk.refresh()
-            let s = disk.statistics
-            object["disk"] = [
-                "path": path ?? disk.directory, "entries": s.entries, "bytes": s.bytes, "hits": s.hits, "misses": s.misses,
-                "limit": disk.limit as Any? ?? NSNull(),
-            ] as [String: Any]
-        } else {
-            object["disk"] = NSNull()
-        }
         if json {
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
-            print(String(decoding: data, as: UTF8.self))
+            var stats = CacheStatistics(memory: .init(
+                entries: memory.entries, bytes: memory.bytes, hits: memory.hits, misses: memory.misses,
+                capacity: caches.memory.memoryCapacity, afterPurge: caches.memory.preferredMemoryUsageAfterPurge))
+            if let disk = caches.disk {
+                disk.refresh()
+                let s = disk.statistics
+                stats.disk = .init(
+                    path: path ?? disk.directory, entries: s.entries, bytes: s.bytes, hits: s.hits, misses: s.misses,
+                    limit: disk.limit)
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(stats), as: UTF8.self))
             return
         }
+        if let disk = caches.disk { disk.refresh() }
         print("memory: \(memory.entries) entries, \(memory.bytes) bytes, \(memory.hits) hits, \(memory.misses) misses "
             + "(this process; capacity \(caches.memory.memoryCapacity) bytes)")
         if let disk = caches.disk {
@@ -130,5 +126,42 @@ struct CacheSweepCommand: ParsableCommand {
         let r = disk.sweep()
         print("swept: \(r.expiredEntries) expired, \(r.evictedEntries) evicted, \(r.removedBytes) bytes freed, "
             + "\(r.removedTemporaryFiles) stale temporary files; \(r.remainingEntries) entries, \(r.remainingBytes) bytes left")
+    }
+}
+
+// MARK: - CacheStatistics
+
+/// What `darkroom cache stats --json` prints: every key always present, `null` for a layer or
+/// limit that is not configured.
+struct CacheStatistics: Encodable {
+    struct Memory: Encodable {
+        var entries: Int, bytes: Int, hits: Int, misses: Int, capacity: Int, afterPurge: Int
+    }
+
+    struct Disk: Encodable {
+        var path: String, entries: Int, bytes: Int, hits: Int, misses: Int, limit: Int?
+
+        private enum CodingKeys: String, CodingKey { case path, entries, bytes, hits, misses, limit }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(path, forKey: .path)
+            try container.encode(entries, forKey: .entries)
+            try container.encode(bytes, forKey: .bytes)
+            try container.encode(hits, forKey: .hits)
+            try container.encode(misses, forKey: .misses)
+            try container.encode(limit, forKey: .limit)  // null when unlimited
+        }
+    }
+
+    var memory: Memory
+    var disk: Disk?
+
+    private enum CodingKeys: String, CodingKey { case memory, disk }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(memory, forKey: .memory)
+        try container.encode(disk, forKey: .disk)  // null when no disk cache is configured
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Darkroom
 import DarkroomConfig
-import Foundation
+import FoundationEssentials
 import DarkroomSources
 
 // MARK: - darkroom check
@@ -45,7 +45,7 @@ struct CheckCommand: ParsableCommand {
             summary = "darkroom check: \(location): \(configuration.variants.count) variants, "
                 + "\(configuration.files.count) files, no errors"
         }
-        FileHandle.standardError.write(Data((summary + "\n").utf8))
+        StandardError.write(summary + "\n")
         guard errors == 0 else { throw ExitCode(1) }
         if let stamp {
             do {

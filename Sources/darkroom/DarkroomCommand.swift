@@ -1,7 +1,7 @@
 import ArgumentParser
 import Darkroom
 import DarkroomCore
-import Foundation
+import FoundationEssentials
 
 // MARK: - darkroom
 
@@ -41,9 +41,9 @@ enum CommandFailure {
         case let error as DarkroomError:
             line = "darkroom: error: \(subject): \(error)"
         default:
-            line = "darkroom: error: \(subject): \(error.localizedDescription)"
+            line = "darkroom: error: \(subject): \(error)"
         }
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        StandardError.write(line + "\n")
         return ExitCode(1)
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Darkroom
 import DarkroomConfig
 import DarkroomCore
-import Foundation
+import FoundationEssentials
 
 // MARK: - darkroom list
 
@@ -35,7 +35,7 @@ struct ListCommand: ParsableCommand {
             print(listing.text, terminator: "")
         }
         for diagnostic in configuration.diagnostics {
-            FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))
+            StandardError.write(diagnostic.description + "\n")
         }
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Darkroom
 import DarkroomConfig
 import DarkroomCore
-import Foundation
+import FoundationEssentials
 import DarkroomSources
 
 // MARK: - darkroom render
@@ -134,7 +134,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     static func isDirectory(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        var isDirectory = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory
     }
 }

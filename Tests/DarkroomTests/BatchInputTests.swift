@@ -42,6 +42,32 @@ struct BatchInputTests {
         #expect(inputs.map(\.path) == [folder.path("one.png"), folder.path("set") + "/inner/three.png", folder.path("set") + "/two.png"])
     }
 
+    @Test("a folder walk skips hidden names, follows links to files and not to folders")
+    func folderWalkRules() throws {
+        let folder = try TemporaryDirectory()
+        let png = try Registry.standard.encode(Pattern.photo(width: 8, height: 8), options: EncodeOptions(format: .png))
+        let manager = FileManager.default
+        for sub in ["set/b", "set/.cache", "elsewhere"] {
+            try manager.createDirectory(atPath: folder.path(sub), withIntermediateDirectories: true)
+        }
+        for name in ["set/z.png", "set/a.PNG", "set/b/c.png", "set/.hidden.png", "set/.cache/d.png", "elsewhere/e.png"] {
+            try Data(png).write(to: URL(fileURLWithPath: folder.path(name)))
+        }
+        try manager.createSymbolicLink(atPath: folder.path("set/linked.png"), withDestinationPath: folder.path("elsewhere/e.png"))
+        try manager.createSymbolicLink(atPath: folder.path("set/loop"), withDestinationPath: folder.path("set"))
+        try manager.createSymbolicLink(atPath: folder.path("set/dangling.png"), withDestinationPath: folder.path("gone.png"))
+        let inputs = try BatchInput.expand([folder.path("set")])
+        #expect(inputs.map(\.relativeStem) == ["a", "b/c", "linked", "z"])
+    }
+
+    @Test("a URL's output stem is its percent-decoded last segment, as Foundation decodes it", arguments: [
+        "a%20b.jpg", "caf%C3%A9.png", "100%.jpg", "%zz.jpg", "%C3.jpg", "plain.jpg", "%2F.jpg", "a%2.jpg",
+    ])
+    func percentDecoding(segment: String) {
+        let expected = segment.removingPercentEncoding
+        #expect(BatchInput.percentDecoded(Substring(segment)) == expected)
+    }
+
     @Test("a missing input, or one under a file, is named with the reason")
     func missingInputs() throws {
         let folder = try TemporaryDirectory()

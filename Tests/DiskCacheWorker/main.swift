@@ -1,6 +1,7 @@
 import DarkroomCache
 import DiskCacheWorkload
 import Foundation
+import DarkroomCore
 
 // MARK: - DiskCacheWorker
 //

@@ -1,4 +1,5 @@
 import DarkroomCache
+import DarkroomCore
 
 // MARK: - Payloads derivable from their key
 

@@ -56,6 +56,10 @@ const char *ccurl_url_strerror(CURLUcode code);
 /// curl_global_init(CURL_GLOBAL_DEFAULT); returns the CURLcode.
 int ccurl_global_init(void);
 
+/// Names the calling thread (the event loop's) for `top -H`, `perf` and debuggers; only the
+/// first 15 bytes of `name` are kept.
+void ccurl_name_current_thread(const char *name);
+
 // MARK: - Typed setopt / getinfo
 
 CURLcode ccurl_easy_setopt_long(CURL *easy, CURLoption option, long value);

@@ -1,4 +1,5 @@
-// CThreadPlacement — starts threads on a chosen CPU, for Darkroom's SpreadThreads.
+// CThreadPlacement — starts threads on a chosen CPU, for Darkroom's SpreadThreads, and names
+// threads.
 //
 // glibc's CPU-affinity API (cpu_set_t macros, pthread_attr_setaffinity_np, sched_getcpu)
 // needs _GNU_SOURCE and function-like macros, neither of which Swift's Glibc module offers.
@@ -27,6 +28,10 @@ int cthread_spawn(pthread_t *thread, cthread_body body, void *context, int offse
 
 /// Waits for a joinable thread from cthread_spawn to end. Returns 0 or an error number.
 int cthread_join(pthread_t thread);
+
+/// Names `thread` for `top -H`, `perf` and debuggers (pthread_setname_np, which needs
+/// _GNU_SOURCE); only the first 15 bytes of `name` are kept. Returns 0 or an error number.
+int cthread_set_name(pthread_t thread, const char *name);
 
 /// How many CPUs the calling thread may run on (at least 1).
 int cthread_allowed_cpu_count(void);

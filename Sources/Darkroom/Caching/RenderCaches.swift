@@ -1,6 +1,7 @@
 import DarkroomCache
 import DarkroomConfig
-import Foundation
+import FoundationEssentials
+import Glibc
 
 // MARK: - RenderCaches
 
@@ -39,7 +40,14 @@ public struct RenderCaches: Sendable {
         guard let disk = settings.disk else { return nil }
         if let path = disk.path { return path }
         if let xdg = environment["XDG_CACHE_HOME"], !xdg.isEmpty { return xdg + "/darkroom" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? homeFromPasswordFile()
         return home + "/.cache/darkroom"
+    }
+
+    /// The user's home folder from the password database (`HOME` unset), else `/tmp`.
+    private static func homeFromPasswordFile() -> String {
+        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return "/tmp" }
+        let home = String(cString: directory)
+        return home.isEmpty ? "/tmp" : home
     }
 }

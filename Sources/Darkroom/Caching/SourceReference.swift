@@ -1,7 +1,7 @@
 import DarkroomCache
 import DarkroomCore
 import DarkroomSources
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,6 @@
 import DarkroomConfig
 import DarkroomCore
-import Foundation
+import FoundationEssentials
 
 // MARK: - ConfigLocation
 
@@ -31,8 +31,8 @@ public enum ConfigLocation: Sendable, Hashable, CustomStringConvertible {
             return .directory(fromEnvironment)
         }
         let local = currentDirectory + "/filters.d"
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: local, isDirectory: &isDirectory), isDirectory.boolValue {
+        var isDirectory = false
+        if FileManager.default.fileExists(atPath: local, isDirectory: &isDirectory), isDirectory {
             return .directory("filters.d")
         }
         return .embeddedDefault

@@ -1,6 +1,6 @@
 import DarkroomConfig
 import DarkroomCore
-import Foundation
+import FoundationEssentials
 import Synchronization
 import DarkroomSources
 

@@ -1,6 +1,7 @@
 import DarkroomCore
 import DarkroomSources
-import Foundation
+import FoundationEssentials
+import Glibc
 
 // MARK: - BatchInput
 
@@ -43,7 +44,6 @@ extension BatchInput {
     public static func expand(
         _ arguments: [String], key: (String) throws -> String = { $0 }
     ) throws -> [BatchInput] {
-        let fileManager = FileManager.default
         var seen: Set<String> = []
         var inputs: [BatchInput] = []
         var urlStems: Set<String> = []
@@ -83,20 +83,8 @@ extension BatchInput {
                 add(argument, stem: stem(of: lastComponent(of: argument)))
                 continue
             }
-            let root = URL(fileURLWithPath: argument)
-            guard let walker = fileManager.enumerator(
-                at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
-            else {
-                throw DarkroomError.io(path: argument, detail: "cannot read the folder")
-            }
-            var found: [String] = []
-            for case let url as URL in walker where ImageFormat(fileExtension: url.pathExtension) != nil {
-                if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
-                    found.append(String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count + 1)))
-                }
-            }
             let prefix = argument.hasSuffix("/") ? argument : argument + "/"
-            for relative in found.sorted() {
+            for relative in try ImageFolderWalk.imageFiles(in: argument) {
                 add(prefix + relative, stem: stem(of: relative))
             }
         }
@@ -106,7 +94,7 @@ extension BatchInput {
     /// Refuses `ftp://…`, `file://…` and other URLs that are neither files nor http(s).
     /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` naming the input.
     public static func refuseOtherSchemes(_ argument: String) throws {
-        guard !isURL(argument), let end = argument.range(of: "://") else { return }
+        guard !isURL(argument), let end = argument.firstRange(of: "://") else { return }
         let scheme = argument[..<end.lowerBound]
         guard !scheme.isEmpty, scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) else { return }
         throw DarkroomError.invalidArgument(
@@ -121,7 +109,7 @@ extension BatchInput {
             throw DarkroomError.io(path: path, detail: "cannot read the URL list")
         }
         return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).compactMap { line in
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = String(line.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
             return trimmed.isEmpty || trimmed.hasPrefix("#") ? nil : trimmed
         }
     }
@@ -130,13 +118,38 @@ extension BatchInput {
     /// made safe for a file name; `image` when the path is empty.
     static func urlStem(_ url: String) -> String {
         var path = Substring(url)
-        if let schemeEnd = path.range(of: "://") { path = path[schemeEnd.upperBound...] }
+        if let schemeEnd = path.firstRange(of: "://") { path = path[schemeEnd.upperBound...] }
         if let end = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<end] }
         let segments = path.split(separator: "/").dropFirst()  // the host
-        let last = segments.last.map { String($0).removingPercentEncoding ?? String($0) } ?? ""
+        let last = segments.last.map { percentDecoded($0) ?? String($0) } ?? ""
         var name = stem(of: last)
         name = String(name.map { $0 == "/" || $0 == "\\" || $0.isNewline || $0 == "\0" ? "_" : $0 })
         return name.isEmpty || name.allSatisfy({ $0 == "." }) ? "image" : name
+    }
+
+    /// `text` with every `%XX` replaced by its byte; `nil` when a `%` is not followed by two hex
+    /// digits or the bytes are not UTF-8 (as `removingPercentEncoding`).
+    static func percentDecoded(_ text: Substring) -> String? {
+        var bytes: [UInt8] = []
+        var rest = text.utf8[...]
+        while let byte = rest.popFirst() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = rest.popFirst().flatMap(hexValue), let low = rest.popFirst().flatMap(hexValue) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return digit - UInt8(ascii: "A") + 10
+        default: return nil
+        }
     }
 
     /// The last component of a path, as `URL.lastPathComponent` gives it ("a/b.jpg" → "b.jpg").
@@ -145,6 +158,13 @@ extension BatchInput {
         while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
         guard let slash = trimmed.lastIndex(of: "/"), trimmed.count > 1 else { return String(trimmed) }
         return String(trimmed[trimmed.index(after: slash)...])
+    }
+
+    /// The extension of the last component, as `URL.pathExtension` gives it ("" for none):
+    /// see ``stem(of:)``.
+    static func fileExtension(of relative: String) -> String {
+        let stem = stem(of: relative)
+        return stem.count == relative.count ? "" : String(relative.dropFirst(stem.count + 1))
     }
 
     /// `relative` without its extension, where the extension is what `URL.pathExtension` gives:

@@ -1,6 +1,6 @@
 import DarkroomCore
 import DarkroomJPEG
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,6 @@
 import DarkroomCore
 import DarkroomFilters
-import Foundation
+import FoundationEssentials
 import DarkroomSources
 
 // MARK: - Conversion

@@ -1,5 +1,6 @@
 import DarkroomCache
 import DarkroomCore
+import CoreMetrics
 
 // MARK: - ImagePipeline
 

@@ -1,7 +1,7 @@
 import DarkroomCache
 import DarkroomConfig
 import DarkroomCore
-import Foundation
+import FoundationEssentials
 import Logging
 import Metrics
 

@@ -1,6 +1,6 @@
 import DarkroomCache
 import DarkroomCore
-import Foundation
+import FoundationEssentials
 
 // MARK: - The originals cache
 

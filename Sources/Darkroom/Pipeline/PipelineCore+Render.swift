@@ -1,5 +1,6 @@
 import DarkroomCache
 import DarkroomCore
+import Logging
 
 // MARK: - Render jobs
 

@@ -1,4 +1,7 @@
 import DarkroomCore
+import CoreMetrics
+import DarkroomConfig
+import Logging
 
 // MARK: - Stage jobs within a session
 

@@ -1,5 +1,3 @@
-import Foundation
-
 // MARK: - PipelineLock
 
 /// The one lock of a pipeline. Every mutable field of its jobs, sessions, queues and tasks is
@@ -8,8 +6,8 @@ import Foundation
 /// Nothing that can re-enter the pipeline (resuming a continuation, cancelling a Swift task —
 /// whose cancellation handlers take this lock) runs under it: such actions are collected in
 /// ``PipelineEffects`` and run right after the lock is released.
-final class PipelineLock: @unchecked Sendable {  // NSLock is thread-safe; the class adds no state
-    private let lock = NSLock()
+final class PipelineLock: @unchecked Sendable {  // ConditionLock is thread-safe; the class adds no state
+    private let lock = ConditionLock()
 
     /// Runs `body` under the lock, then the effects it collected.
     @discardableResult

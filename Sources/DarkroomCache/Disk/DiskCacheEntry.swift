@@ -1,5 +1,5 @@
 import DarkroomCore
-import Foundation
+import FoundationEssentials
 
 // MARK: - DiskCacheEntry
 

@@ -1,6 +1,6 @@
 import Crypto
 import DarkroomCore
-import Foundation
+import FoundationEssentials
 
 // MARK: - DiskEntryCodec
 

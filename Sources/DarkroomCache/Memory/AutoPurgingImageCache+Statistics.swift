@@ -1,3 +1,5 @@
+import Synchronization
+
 // MARK: - Statistics
 
 extension AutoPurgingImageCache {

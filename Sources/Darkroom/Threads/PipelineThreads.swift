@@ -1,4 +1,5 @@
-import Foundation
+import CThreadPlacement
+import Glibc
 
 // MARK: - PipelineThreads
 
@@ -22,7 +23,7 @@ final class PipelineThreads: Sendable {
 
     /// `processingThreads` should match the processing queue's limit (it never asks for more).
     init(processingThreads: Int, ioThreads: Int) {
-        processing = ThreadPool(name: "darkroom.processing", count: processingThreads)
+        processing = ThreadPool(name: "darkroom.proc", count: processingThreads)
         blocking = ThreadPool(name: "darkroom.io", count: ioThreads)
         coordination = ThreadPool(name: "darkroom.jobs", count: 2)
         io = PoolTaskExecutor(pool: blocking)
@@ -56,20 +57,45 @@ final class PipelineThreads: Sendable {
 /// A fixed set of threads running submitted closures in order, until ``stop()``. Guarded by its
 /// condition lock, hence `@unchecked Sendable`.
 final class ThreadPool: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     private var work: [@Sendable () -> Void] = []
     private var head = 0
     private var stopping = false
+    /// How many threads started (set in `init`, read-only after); with none (the process is
+    /// out of threads) work runs inline.
+    private var threadCount = 0
 
+    /// Starts `count` threads named `name.0`, `name.1`, … (Linux keeps 15 bytes of a name).
     init(name: String, count: Int) {
-        for index in 0..<max(1, count) {
-            let thread = Thread { [self] in run() }
-            thread.name = "\(name).\(index)"
-            thread.start()
+        for index in 0..<max(1, count) where Self.startThread(name: "\(name).\(index)", running: run) {
+            threadCount += 1
         }
     }
 
+    /// Starts a detached thread named `name` running `body`; false when none can be made.
+    private static func startThread(name: String, running body: @escaping @Sendable () -> Void) -> Bool {
+        final class Start: Sendable {
+            let body: @Sendable () -> Void
+            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+        }
+        let context = Unmanaged.passRetained(Start(body)).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(&thread, nil, { raw in
+            guard let raw else { return nil }
+            Unmanaged<Start>.fromOpaque(raw).takeRetainedValue().body()
+            return nil
+        }, context)
+        guard status == 0 else {
+            Unmanaged<Start>.fromOpaque(context).release()
+            return false
+        }
+        _ = cthread_set_name(thread, name)
+        pthread_detach(thread)
+        return true
+    }
+
     func submit(_ job: @escaping @Sendable () -> Void) {
+        guard threadCount > 0 else { return job() }
         condition.lock()
         work.append(job)
         condition.signal()
