@@ -86,6 +86,10 @@ final class CurlTransfer: @unchecked Sendable {
         set(CURLOPT_NOSIGNAL, 1)
         set(CURLOPT_HTTPGET, 1)
         set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+        // Transfers started while a connection to the host is still being set up wait to
+        // learn whether it speaks HTTP/2 and join it as streams, instead of each opening a
+        // connection of its own (on HTTP/1.1 they then open their own as before).
+        set(CURLOPT_PIPEWAIT, 1)
         set(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(settings.connectTimeout))
         set(CURLOPT_TIMEOUT_MS, Self.milliseconds(settings.totalTimeout))
         set(CURLOPT_LOW_SPEED_LIMIT, max(0, settings.lowSpeedLimit))

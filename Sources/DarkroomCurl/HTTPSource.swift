@@ -6,7 +6,9 @@ import Synchronization
 // MARK: - HTTPSource
 
 /// Loads images over HTTP and HTTPS with libcurl: many transfers at once on one event-loop
-/// thread (libcurl's multi interface), kept-alive connections, HTTP/2 where offered.
+/// thread (libcurl's multi interface), kept-alive connections, HTTP/2 where offered (over
+/// TLS, by ALPN), with transfers to one host started together sharing one HTTP/2 connection
+/// as streams.
 ///
 /// Every load is bounded and checked (``HTTPSourceSettings``): connect, total and low-speed
 /// timeouts; a byte limit enforced as soon as a `Content-Length` announces too much or the

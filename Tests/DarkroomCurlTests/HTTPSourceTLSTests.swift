@@ -14,11 +14,7 @@ struct HTTPSourceTLSTests {
         server = try await LoopbackHTTPServer.launch(tls: true)
     }
 
-    var trusting: HTTPSourceSettings {
-        var settings = HTTPSourceSettings.loopback
-        settings.caFile = LoopbackHTTPServer.tlsCertificate.path
-        return settings
-    }
+    let trusting = HTTPSourceSettings.loopbackTLS
 
     @Test("an https URL loads when the certificate chains to the ca-file, by address and by name")
     func trustedCertificate() async throws {

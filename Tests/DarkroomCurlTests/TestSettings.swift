@@ -13,6 +13,13 @@ extension HTTPSourceSettings {
         settings.retry.baseDelay = 0.05
         return settings
     }
+
+    /// ``loopback``, trusting the loopback servers' TLS certificate.
+    static var loopbackTLS: HTTPSourceSettings {
+        var settings = loopback
+        settings.caFile = LoopbackHTTPServer.tlsCertificate.path
+        return settings
+    }
 }
 
 /// The `fetchFailed` reason and status of `error`, or `nil` for any other error.

@@ -31,6 +31,9 @@ public final class LoopbackHTTPServer: Sendable {
     public static let script: URL = Fixtures.directory.deletingLastPathComponent()
         .appendingPathComponent("HTTPTestServer/darkroom_test_server.py")
 
+    /// The HTTP/2 server script (see ``launchHTTP2(root:)``).
+    public static let http2Script: URL = script.deletingLastPathComponent().appendingPathComponent("darkroom_h2_server.py")
+
     /// The self-signed certificate (CA:TRUE, for localhost and 127.0.0.1, valid 2020–2120) a
     /// `tls: true` server presents: trust it with `HTTPSourceSettings.caFile`.
     public static let tlsCertificate: URL = script.deletingLastPathComponent().appendingPathComponent("tls/loopback-cert.pem")
@@ -47,6 +50,19 @@ public final class LoopbackHTTPServer: Sendable {
         try await onOwnThread { try start(root: root, tls: tls) }
     }
 
+    /// Starts `Tests/HTTPTestServer/darkroom_h2_server.py` instead: HTTP/2 only, over TLS with
+    /// ``tlsCertificate`` (ALPN "h2"), serving `/image/NAME`, `/status/CODE` and `/big`, with
+    /// `?hold=NAME`. Its log events also name the ``Event/connection`` and ``Event/stream``.
+    /// It needs Python's `h2` package (Debian: python3-h2), looked for in `/usr/bin/python3`
+    /// (where Debian installs it) before the `python3` on `PATH`.
+    ///
+    /// ```swift
+    /// let server = try await LoopbackHTTPServer.launchHTTP2()
+    /// ```
+    public static func launchHTTP2(root: URL = Fixtures.directory) async throws -> LoopbackHTTPServer {
+        try await onOwnThread { try start(root: root, tls: true, http2: true) }
+    }
+
     private init(port: Int, scheme: String, logURL: URL, process: Process, stdin: Pipe, folder: TemporaryDirectory) {
         self.port = port
         self.scheme = scheme
@@ -60,15 +76,25 @@ public final class LoopbackHTTPServer: Sendable {
     /// ``tlsCertificate`` when `tls` is true.
     /// - Throws: when `python3` cannot be started or the server does not report its port.
     public static func start(root: URL = Fixtures.directory, tls: Bool = false) throws -> LoopbackHTTPServer {
+        try start(root: root, tls: tls, http2: false)
+    }
+
+    private static func start(root: URL, tls: Bool, http2: Bool) throws -> LoopbackHTTPServer {
         let folder = try TemporaryDirectory(prefix: "darkroom-http")
         let logURL = folder.url.appendingPathComponent("requests.jsonl")
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let gates = gatesFolder(in: folder)
         try FileManager.default.createDirectory(at: gates, withIntermediateDirectories: true)
-        process.arguments = ["python3", script.path, "--root", root.path, "--log", logURL.path, "--gates", gates.path]
+        let serverArguments = ["--root", root.path, "--log", logURL.path, "--gates", gates.path]
             + (tls ? ["--tls-cert", tlsCertificate.path, "--tls-key", tlsKey.path] : [])
+        if http2, FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            process.arguments = [http2Script.path] + serverArguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", (http2 ? http2Script : script).path] + serverArguments
+        }
         let output = Pipe()
         let input = Pipe()
         process.standardOutput = output
@@ -86,7 +112,7 @@ public final class LoopbackHTTPServer: Sendable {
         let text = String(decoding: line, as: UTF8.self)
         guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
             process.terminate()
-            throw ServerError(message: "darkroom_test_server.py did not start (said '\(text)')")
+            throw ServerError(message: "\((http2 ? http2Script : script).lastPathComponent) did not start (said '\(text)')")
         }
         return LoopbackHTTPServer(
             port: port, scheme: tls ? "https" : "http", logURL: logURL, process: process, stdin: input, folder: folder)
@@ -139,6 +165,9 @@ public final class LoopbackHTTPServer: Sendable {
         public var status: Int?
         /// `"completed"` or `"aborted"` (on `finished` events).
         public var outcome: String?
+        /// The HTTP/2 server's connection number and stream id (`nil` from the HTTP/1 server).
+        public var connection: Int?
+        public var stream: Int?
     }
 
     /// Every event so far, in order.
@@ -152,7 +181,9 @@ public final class LoopbackHTTPServer: Sendable {
                 path: object["path"] as? String ?? "",
                 headers: object["headers"] as? [String: String] ?? [:],
                 status: object["status"] as? Int,
-                outcome: object["outcome"] as? String)
+                outcome: object["outcome"] as? String,
+                connection: object["connection"] as? Int,
+                stream: object["stream"] as? Int)
         }
     }
 
