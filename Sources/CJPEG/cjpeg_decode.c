@@ -276,24 +276,24 @@ cjpeg_status cjpeg_decoder_read_rgba(cjpeg_decoder *decoder, uint8_t *pixels, si
 // MARK: - Large blocks on huge pages
 
 /// libjpeg's allocator for large blocks (jmemnobs.c: plain `malloc`), replaced by this
-/// definition: libjpeg calls it through its PLT, so the executable's definition wins. A
-/// progressive file's whole-image coefficient buffer is one block per component — 8,192,055
-/// bytes for the luma of a 2560x1600 photo, 4,096,055 for each 2:1-subsampled chroma plane,
-/// both just under a whole number of MiB. Blocks of 2 MiB and more are aligned to 2 MiB and
-/// advised onto transparent huge pages before libjpeg zeroes them: rounded up to whole huge
-/// pages when that adds at most an eighth (those two: +2.4%), else only their whole huge
-/// pages, the tail staying on small pages. That saves ~500 page faults per 2 MiB. libjpeg frees
-/// blocks with its own `jpeg_free_large` (`free`), which takes `posix_memalign` blocks too. If
-/// the library binds its calls internally, this is simply not used.
+/// definition: libjpeg calls it through its PLT, so the executable's definition wins. Blocks
+/// of 4 MiB and more — a progressive file's whole-image coefficient buffer, one block per
+/// component (8 MB of luma for a 2560×1600 photo; its 2:1 chroma planes, 4,096,055 bytes
+/// each, stay below and on small pages) — are aligned to 2 MiB and advised onto transparent
+/// huge pages before libjpeg zeroes them, which saves ~2,000 page faults per such block.
+/// libjpeg frees them with its own `jpeg_free_large` (`free`), which takes `posix_memalign`
+/// blocks too. If the library binds its calls internally, this is simply not used.
+/// (A 2 MiB threshold, catching the chroma planes, was tried and reverted: see
+/// Benchmarks/README.md, session 7.)
 void *jpeg_get_large(j_common_ptr cinfo, size_t sizeofobject);
 void *jpeg_get_large(j_common_ptr cinfo, size_t sizeofobject) {
     (void)cinfo;
     const size_t huge = (size_t)2 << 20;
-    if (sizeofobject < huge || sizeofobject > SIZE_MAX - huge) return malloc(sizeofobject);
+    if (sizeofobject < 2 * huge || sizeofobject > SIZE_MAX - huge) return malloc(sizeofobject);
+    // Aligned to and rounded up to whole huge pages, so that all of it can be huge pages.
     size_t rounded = (sizeofobject + huge - 1) & ~(huge - 1);
-    size_t length = rounded - sizeofobject <= sizeofobject / 8 ? rounded : sizeofobject;
     void *block = NULL;
-    if (posix_memalign(&block, huge, length) != 0) return NULL;
-    (void)madvise(block, length & ~(huge - 1), MADV_HUGEPAGE);
+    if (posix_memalign(&block, huge, rounded) != 0) return NULL;
+    (void)madvise(block, rounded, MADV_HUGEPAGE);
     return block;
 }
