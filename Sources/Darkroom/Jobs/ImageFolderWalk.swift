@@ -55,21 +55,22 @@ enum ImageFolderWalk {
         switch Int32(type) {
         case Int32(DT_DIR): return .folder
         case Int32(DT_REG): return .file
-        case Int32(DT_LNK): return isRegularFile(path, following: true) ? .file : .other
+        case Int32(DT_LNK): return pointsToRegularFile(path) ? .file : .other
         case Int32(DT_UNKNOWN):
             var status = stat()
             guard lstat(path, &status) == 0 else { return .other }
             switch status.st_mode & S_IFMT {
             case S_IFDIR: return .folder
             case S_IFREG: return .file
-            case S_IFLNK: return isRegularFile(path, following: true) ? .file : .other
+            case S_IFLNK: return pointsToRegularFile(path) ? .file : .other
             default: return .other
             }
         default: return .other
         }
     }
 
-    private static func isRegularFile(_ path: String, following: Bool) -> Bool {
+    /// Whether `path`, its links followed, is a regular file.
+    private static func pointsToRegularFile(_ path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
     }
