@@ -25,7 +25,7 @@ enum ImageFolderWalk {
             throw DarkroomError.io(path: folder, detail: "cannot read the folder: \(FileBytes.errnoText(errno))")
         }
         defer { closedir(directory) }
-        var subfolders: [String] = []
+        var subfolders: [(path: String, name: String)] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
@@ -34,16 +34,15 @@ enum ImageFolderWalk {
             let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
             switch kind(of: path, type: entry.pointee.d_type) {
             case .folder:
-                subfolders.append(name)
+                subfolders.append((path, name))
             case .file where ImageFormat(fileExtension: BatchInput.fileExtension(of: name)) != nil:
                 found.append(relative + name)
             default:
                 continue
             }
         }
-        for name in subfolders {
-            let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
-            try walk(folder: path, relative: relative + name + "/", into: &found)
+        for subfolder in subfolders {
+            try walk(folder: subfolder.path, relative: relative + subfolder.name + "/", into: &found)
         }
     }
 

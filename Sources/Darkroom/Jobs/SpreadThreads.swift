@@ -53,6 +53,16 @@ public enum SpreadThreads {
         if spawn(offset: 1, detached: true, body) == nil { body() }
     }
 
+    /// Starts `body` on a new detached, ordinary thread (no placement) named `name` (Linux keeps
+    /// its first 15 bytes); false when no thread can be created. For long-lived service
+    /// threads such as the pipeline's.
+    static func startNamed(_ name: String, _ body: @escaping @Sendable () -> Void) -> Bool {
+        spawn(offset: 0, detached: true) {
+            _ = cthread_set_name(pthread_self(), name)
+            body()
+        } != nil
+    }
+
     /// How many CPUs the calling thread may run on (its affinity mask; at least 1).
     static var allowedCPUCount: Int { Int(cthread_allowed_cpu_count()) }
 

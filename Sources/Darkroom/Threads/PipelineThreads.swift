@@ -1,6 +1,3 @@
-import CThreadPlacement
-import Glibc
-
 // MARK: - PipelineThreads
 
 /// Dedicated threads for the work that must not hold Swift's cooperative threads: decodes,
@@ -67,31 +64,9 @@ final class ThreadPool: @unchecked Sendable {
 
     /// Starts `count` threads named `name.0`, `name.1`, … (Linux keeps 15 bytes of a name).
     init(name: String, count: Int) {
-        for index in 0..<max(1, count) where Self.startThread(name: "\(name).\(index)", running: run) {
+        for index in 0..<max(1, count) where SpreadThreads.startNamed("\(name).\(index)", run) {
             threadCount += 1
         }
-    }
-
-    /// Starts a detached thread named `name` running `body`; false when none can be made.
-    private static func startThread(name: String, running body: @escaping @Sendable () -> Void) -> Bool {
-        final class Start: Sendable {
-            let body: @Sendable () -> Void
-            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-        }
-        let context = Unmanaged.passRetained(Start(body)).toOpaque()
-        var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { raw in
-            guard let raw else { return nil }
-            Unmanaged<Start>.fromOpaque(raw).takeRetainedValue().body()
-            return nil
-        }, context)
-        guard status == 0 else {
-            Unmanaged<Start>.fromOpaque(context).release()
-            return false
-        }
-        _ = cthread_set_name(thread, name)
-        pthread_detach(thread)
-        return true
     }
 
     func submit(_ job: @escaping @Sendable () -> Void) {
