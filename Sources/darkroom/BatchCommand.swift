@@ -60,56 +60,15 @@ struct BatchCommand: ParsableCommand {
         guard !inputs.isEmpty || urlList != nil else { throw ValidationError("give at least one INPUT or --url-list FILE") }
     }
 
+    /// The parsed command line as plain values.
+    var options: BatchOptions {
+        BatchOptions(
+            inputs: inputs, urlList: urlList, variants: variants, out: out, jobs: jobs, config: config,
+            noCache: noCache)
+    }
+
     func run() throws {
-        let (location, configuration) = CommandRegistry.configuration(config)
-        let targets: [RenderTarget]
-        let found: [BatchInput]
-        do {
-            targets = try VariantSelection.targets(variants: variants, configuration: configuration, location: location)
-        } catch {
-            throw CommandFailure.exit(subject: variants.joined(separator: ","), error)
-        }
-        var arguments = inputs
-        if let urlList {
-            do {
-                arguments += try BatchInput.urlList(at: urlList)
-            } catch {
-                throw CommandFailure.exit(subject: urlList, error)
-            }
-        }
-        let http = HTTPSource(settings: configuration.httpSourceSettings)
-        do {
-            found = try BatchInput.expand(arguments, key: { try http.key(for: $0) })
-        } catch {
-            throw CommandFailure.exit(subject: arguments.joined(separator: " "), error)
-        }
-        // --jobs is the number of threads: parallelism across images, none inside one.
-        Resampler.maximumThreads = 1
-        let batch = Batch(inputs: found, targets: targets, outputDirectory: out)
-        let display = ProgressDisplay(isTerminal: isatty(STDERR_FILENO) == 1)
-        let renderer: CachingRenderer
-        var pipeline: ImagePipeline?
-        do {
-            let caches = try CommandRegistry.caches(for: configuration, noCache: noCache)
-            renderer = CommandRegistry.renderer(caches: caches)
-            if found.contains(where: \.isURL) {
-                pipeline = CommandRegistry.pipeline(for: configuration, targets: targets, caches: caches, jobs: jobs)
-            }
-        } catch {
-            throw CommandFailure.exit(subject: "cache", error)
-        }
-        let summary = batch.run(renderer: renderer, pipeline: pipeline, jobs: jobs) { progress in
-            display.show(progress)
-        }
-        display.finish()
-        print(
-            "batch: \(summary.succeeded) done, \(summary.failures.count) failed, \(summary.outputs) files written, "
-                + "\(FixedDecimal.text(summary.seconds, decimals: 3)) s, "
-                + "\(FixedDecimal.text(summary.imagesPerSecond, decimals: 1)) images/s")
-        for failure in summary.failures {
-            _ = CommandFailure.exit(subject: failure.input, failure.error)
-        }
-        if !summary.failures.isEmpty { throw ExitCode(1) }
+        try options.run()
     }
 }
 

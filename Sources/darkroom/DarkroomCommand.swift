@@ -22,9 +22,21 @@ struct DarkroomCommand: ParsableCommand {
         ]
     )
 
-    /// Starts loading the configuration beside the argument parsing, then runs the command.
+    /// Starts loading the configuration beside the argument parsing, then runs the command:
+    /// a plain batch line directly (see ``PlainBatchCommandLine``), everything else through
+    /// swift-argument-parser.
     static func main() {
-        ConfigurationPrefetch.start(arguments: Array(CommandLine.arguments.dropFirst()))
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        ConfigurationPrefetch.start(arguments: arguments)
+        if let batch = PlainBatchCommandLine.options(arguments) {
+            do {
+                try batch.run()
+            } catch {
+                // What swift-argument-parser's `main` does with an error `run()` throws.
+                exit(withError: error)
+            }
+            return
+        }
         main(nil)
     }
 }

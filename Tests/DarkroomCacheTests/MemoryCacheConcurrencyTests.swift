@@ -1,4 +1,5 @@
 @testable import DarkroomCache
+import DarkroomTestSupport
 import DarkroomCore
 import Dispatch
 import Synchronization
