@@ -1,5 +1,6 @@
 @testable import darkroom
 import ArgumentParser
+import DarkroomTestSupport
 import Testing
 
 @Suite("A plain batch line is read without swift-argument-parser, to the same options")
@@ -11,18 +12,6 @@ struct PlainBatchCommandLineTests {
     private func parsed(_ arguments: [String]) -> BatchOptions? {
         guard let command = try? DarkroomCommand.parseAsRoot(arguments) else { return nil }
         return (command as? BatchCommand)?.options
-    }
-
-    /// A small seeded generator (SplitMix64), so a failure can be reproduced.
-    private struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 
     // MARK: - Lines users type
@@ -83,7 +72,7 @@ struct PlainBatchCommandLineTests {
         let options = ["--variant", "--out", "--jobs", "--config", "--url-list", "--no-cache"]
         let values = ["t", "out dir", "2", "filters.d", "a=b", "07", "+2"]
         let oddValues = ["0", "-1", "", "--out", " 3", "two", "-"]
-        var random = SplitMix64(state: 0xDA7C_400D)
+        var random = SeededGenerator(seed: 0xDA7C_400D)
         func pick(_ common: [String], _ odd: [String]) -> String {
             Int.random(in: 0..<12, using: &random) == 0 ? odd.randomElement(using: &random)! : common.randomElement(using: &random)!
         }
