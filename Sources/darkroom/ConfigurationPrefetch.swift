@@ -5,12 +5,13 @@ import Synchronization
 
 // MARK: - ConfigurationPrefetch
 
-/// Loads the configuration on another core while swift-argument-parser parses the command line.
+/// Loads the configuration on another core while the command line is read.
 ///
-/// A short `darkroom batch` spends about 1.5 ms parsing its arguments (the Swift runtime's
-/// first type and conformance lookups) and about 1 ms reading and validating `filters.d`, one
-/// after the other, before any image work can start; the second core is idle meanwhile. The
-/// prefetch guesses the `--config` value from the raw arguments and loads that configuration
+/// Reading `filters.d` takes about 1.5 ms on a cold process and swift-argument-parser's first
+/// parse about 2 ms; done one after the other they delay the first image, and the second core
+/// is idle meanwhile. (A plain batch line skips swift-argument-parser, see
+/// ``PlainBatchCommandLine``, and then waits here for the rest of the load.) The prefetch
+/// guesses the `--config` value from the raw arguments and loads that configuration
 /// concurrently. The guess is only a guess: ``configuration(_:)`` uses the prefetched result
 /// only when the parsed `--config` value is exactly the one guessed, and loads normally
 /// otherwise, so the outcome (including every diagnostic) is the same either way.
