@@ -21,6 +21,12 @@ public enum ConfigLocation: Sendable, Hashable, CustomStringConvertible {
     /// The environment variable naming the config folder.
     public static let environmentVariable = "DARKROOM_CONFIG"
 
+    /// The configuration `--config` names: `explicit` when given, else `$DARKROOM_CONFIG`,
+    /// else `./filters.d`, else the embedded default.
+    ///
+    /// ```swift
+    /// let location = ConfigLocation.resolve(explicit: "deploy/filters.d")  // .directory(…)
+    /// ```
     public static func resolve(explicit: String?) -> ConfigLocation {
         // An explicit folder needs neither the environment nor the working directory (reading
         // them first cost a tenth of a millisecond before a batch could start).
