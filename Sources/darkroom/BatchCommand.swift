@@ -1,14 +1,5 @@
 import ArgumentParser
 import Darkroom
-import DarkroomConfig
-import DarkroomCore
-import DarkroomCurl
-import DarkroomFilters
-import FoundationEssentials
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 // MARK: - darkroom batch
 
@@ -55,9 +46,7 @@ struct BatchCommand: ParsableCommand {
     var noCache = false
 
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
-        guard !variants.isEmpty else { throw ValidationError("give at least one --variant") }
-        guard !inputs.isEmpty || urlList != nil else { throw ValidationError("give at least one INPUT or --url-list FILE") }
+        if let failure = options.validationFailure { throw ValidationError(failure) }
     }
 
     /// The parsed command line as plain values.

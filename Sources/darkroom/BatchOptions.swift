@@ -28,6 +28,16 @@ struct BatchOptions: Equatable {
     var config: String?
     var noCache = false
 
+    /// Why these options cannot run, in swift-argument-parser's usage-error words; `nil` when
+    /// they can. (``BatchCommand/validate()`` throws it; ``PlainBatchCommandLine`` declines
+    /// such a line so that swift-argument-parser reports it.)
+    var validationFailure: String? {
+        if jobs < 1 { return "--jobs must be at least 1" }
+        if variants.isEmpty { return "give at least one --variant" }
+        if inputs.isEmpty && urlList == nil { return "give at least one INPUT or --url-list FILE" }
+        return nil
+    }
+
     /// Renders every input's variants into `out`, prints the summary and each failure.
     /// - Throws: `ExitCode(1)` (after printing why) when the configuration, a variant, an
     ///   input list or the caches are unusable, or when any input failed.

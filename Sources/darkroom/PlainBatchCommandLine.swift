@@ -65,11 +65,8 @@ enum PlainBatchCommandLine {
             guard let count = Int(jobs) else { return nil }
             options.jobs = count
         }
-        // BatchCommand.validate(): a line it refuses gets swift-argument-parser's usage error.
-        guard options.jobs >= 1, !options.variants.isEmpty, !options.inputs.isEmpty || options.urlList != nil else {
-            return nil
-        }
-        return options
+        // A line BatchCommand.validate() refuses gets swift-argument-parser's usage error.
+        return options.validationFailure == nil ? options : nil
     }
 
     /// Sets a single-valued option once; `false` when it was already given.
