@@ -42,6 +42,10 @@ struct BatchOptions: Equatable {
     /// - Throws: `ExitCode(1)` (after printing why) when the configuration, a variant, an
     ///   input list or the caches are unusable, or when any input failed.
     func run() throws {
+        // Files and folders do not depend on the configuration: find them while it loads on
+        // the prefetch thread. Any error is reported where it always was, after the variants.
+        let localInputs: Result<[BatchInput], any Error>? = urlList == nil && !inputs.contains(where: BatchInput.isURL)
+            ? Result { try BatchInput.expand(inputs) } : nil
         let (location, configuration) = CommandRegistry.configuration(config)
         let targets: [RenderTarget]
         let found: [BatchInput]
@@ -60,7 +64,7 @@ struct BatchOptions: Equatable {
         }
         let http = HTTPSource(settings: configuration.httpSourceSettings)
         do {
-            found = try BatchInput.expand(arguments, key: { try http.key(for: $0) })
+            found = try localInputs?.get() ?? BatchInput.expand(arguments, key: { try http.key(for: $0) })
         } catch {
             throw CommandFailure.exit(subject: arguments.joined(separator: " "), error)
         }

@@ -16,6 +16,11 @@ import Synchronization
 /// only when the parsed `--config` value is exactly the one guessed, and loads normally
 /// otherwise, so the outcome (including every diagnostic) is the same either way.
 ///
+/// The load is claimed by whoever gets to it first. The new thread is started on the other
+/// CPU (see `SpreadThreads`); when that CPU is busy with another process the thread may not
+/// run for milliseconds, and a caller that finds the load not yet begun does it itself
+/// instead of waiting for a thread that has not started.
+///
 /// ```swift
 /// ConfigurationPrefetch.start(arguments: Array(CommandLine.arguments.dropFirst()))
 /// // … parse …
@@ -31,22 +36,33 @@ enum ConfigurationPrefetch {
         let explicit: String?
         let done = DispatchGroup()
         let loaded = Mutex<(ConfigLocation, Configuration)?>(nil)
+        /// Whether the prefetch thread or the caller has taken the load (only one does it).
+        private let taken = Atomic<Bool>(false)
 
         init(explicit: String?) { self.explicit = explicit }
+
+        /// True for the first caller only: that one loads the configuration.
+        func take() -> Bool {
+            taken.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        }
     }
 
     /// The prefetch started and not yet taken.
     private static let started = Mutex<Prefetch?>(nil)
 
     /// Starts loading the configuration `arguments` (without the program name) seem to name,
-    /// when they start with a subcommand that reads one.
-    static func start(arguments: [String]) {
+    /// when they start with a subcommand that reads one. `startThread` runs the load's body on
+    /// a new thread (tests pass one that holds it back, as a busy CPU would).
+    static func start(
+        arguments: [String], startThread: (@escaping @Sendable () -> Void) -> Void = SpreadThreads.detach
+    ) {
         guard let command = arguments.first, configuredCommands.contains(command) else { return }
         let prefetch = Prefetch(explicit: guessedConfig(in: arguments.dropFirst()))
         prefetch.done.enter()
         started.withLock { $0 = prefetch }
         // On its own thread, started on another CPU (see SpreadThreads).
-        SpreadThreads.detach {
+        startThread {
+            guard prefetch.take() else { return }
             let configuration = load(prefetch.explicit)
             prefetch.loaded.withLock { $0 = configuration }
             prefetch.done.leave()
@@ -54,10 +70,11 @@ enum ConfigurationPrefetch {
     }
 
     /// The configuration for the parsed `--config` value: the prefetched one when it was
-    /// guessed right (waiting for it if needed), else loaded now.
+    /// guessed right (waiting for it if its load has begun), else loaded now.
     static func configuration(_ explicit: String?) -> (ConfigLocation, Configuration) {
         if let prefetch = started.withLock({ started in defer { started = nil }; return started }),
             prefetch.explicit == explicit {
+            if prefetch.take() { return load(explicit) }  // the thread has not started yet
             prefetch.done.wait()
             if let configuration = prefetch.loaded.withLock({ $0 }) { return configuration }
         }

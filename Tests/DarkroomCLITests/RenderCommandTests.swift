@@ -104,4 +104,21 @@ struct BatchCommandTests {
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(try ImageProbe.probe(FileBytes.read(out.path("square/blocks.jpg"))).size == PixelSize(width: 200, height: 200))
     }
+
+    @Test("a bad variant is reported before a missing input, and a missing input alone names itself")
+    func errorOrder() async throws {
+        let out = try TemporaryDirectory()
+        let missing = out.path("missing.jpg")
+        let both = try await CommandRunner.run([
+            "batch", missing, "--variant", "avatr", "--config", RenderCommandTests.config, "--out", out.url.path,
+        ])
+        #expect(both.status == 1)
+        #expect(both.stderrLines.count == 1, "\(both.stderr)")
+        #expect(both.stderr.contains("did you mean 'avatar'"), "\(both.stderr)")
+        let inputOnly = try await CommandRunner.run([
+            "batch", missing, "--variant", "avatar", "--config", RenderCommandTests.config, "--out", out.url.path,
+        ])
+        #expect(inputOnly.status == 1)
+        #expect(inputOnly.stderr == "darkroom: error: \(missing): no such file or directory\n", "\(inputOnly.stderr)")
+    }
 }
