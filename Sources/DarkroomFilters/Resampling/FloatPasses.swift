@@ -71,16 +71,17 @@ func resampleHorizontallyFromFloat<Output: FloatPixelOutput>(
 
 /// Resamples a `Float` RGBA intermediate along y into bytes: output rows `rows` of
 /// `destination` (`width` pixels each) from the rows of `source` that `weights` name.
+/// Source row `r` is at row `r - sourceFirstRow` of `source` (a window of the intermediate).
 func resampleVerticallyFromFloat<Output: FloatPixelOutput>(
     source: UnsafePointer<Float>, destination: UnsafeMutablePointer<UInt8>, width: Int, weights: AxisWeights,
-    floatWeights: [Float], rows: Range<Int>, output _: Output.Type
+    floatWeights: [Float], rows: Range<Int>, output _: Output.Type, sourceFirstRow: Int = 0
 ) {
     let rowLength = width * 4
     weights.starts.withUnsafeBufferPointer { starts in
         weights.counts.withUnsafeBufferPointer { counts in
             floatWeights.withUnsafeBufferPointer { allWeights in
                 for y in rows {
-                    let first = source + Int(starts[y]) * rowLength
+                    let first = source + (Int(starts[y]) - sourceFirstRow) * rowLength
                     let count = Int(counts[y])
                     let w = allWeights.baseAddress! + y * weights.stride
                     let destinationRow = destination + y * rowLength

@@ -46,7 +46,8 @@ struct ResamplingPlan: Sendable {
     /// (`destinationSize`).
     ///
     /// One axis: a single fixed-point pass. Two axes: a fixed-point first pass into a
-    /// `Float` intermediate, then a `Float` pass that rounds (and un-premultiplies).
+    /// `Float` intermediate, then a `Float` pass that rounds (and un-premultiplies), streamed
+    /// through a few rows at a time (see ResamplingPlan+TwoAxes.swift).
     /// With alpha, values are premultiplied first: row by row inside a horizontal first
     /// pass, or for the whole image before a vertical one.
     func run(source: UnsafePointer<UInt8>, destination: UnsafeMutablePointer<UInt8>) {
@@ -105,60 +106,6 @@ struct ResamplingPlan: Sendable {
                     UnsafePointer(filtered), destination, width: destinationSize.width, rows: destinationSize.height)
             }
         }
-    }
-
-    /// Fixed-point vertical pass into a `Float` intermediate (`sourceSize.width` ×
-    /// `destinationSize.height`), then the `Float` horizontal pass into bytes.
-    private func verticalThenHorizontal<Source: ResamplingSource, Output: FloatPixelOutput>(
-        _ source: UnsafePointer<Source>, _ destination: UnsafeMutablePointer<UInt8>,
-        _ vertical: AxisWeights, _ horizontal: AxisWeights, output: Output.Type
-    ) {
-        let intermediate = UnsafeMutablePointer<Float>.allocate(
-            capacity: sourceSize.width * destinationSize.height * 4)
-        defer { intermediate.deallocate() }
-        verticalPass(source, intermediate, vertical, width: sourceSize.width, .unscaled)
-        let floatWeights = horizontal.floatWeights(scaledBy: Self.intermediateScale(of: Source.self))
-        nonisolated(unsafe) let intermediateRows = UnsafePointer(intermediate), destinationRows = destination
-        let rows = destinationSize.height
-        parallelism.forEachBand(rowCount: rows, work: rows * horizontal.totalTaps) {
-            resampleHorizontallyFromFloat(
-                source: intermediateRows, destination: destinationRows, weights: horizontal,
-                floatWeights: floatWeights, rows: $0, output: Output.self)
-        }
-    }
-
-    /// Fixed-point horizontal pass (premultiplying on the way when asked) into a `Float`
-    /// intermediate (`destinationSize.width` × `sourceSize.height`), then the `Float`
-    /// vertical pass into bytes.
-    private func horizontalThenVertical<Output: FloatPixelOutput>(
-        _ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<UInt8>,
-        _ horizontal: AxisWeights, _ vertical: AxisWeights, premultiplying: Bool, output: Output.Type
-    ) {
-        let intermediate = UnsafeMutablePointer<Float>.allocate(
-            capacity: destinationSize.width * sourceSize.height * 4)
-        defer { intermediate.deallocate() }
-        let scale: Float
-        if premultiplying {
-            premultiplyingHorizontalPass(source, intermediate, horizontal, rows: sourceSize.height, .unscaled)
-            scale = Self.intermediateScale(of: Int16.self)
-        } else {
-            horizontalPass(source, intermediate, horizontal, rows: sourceSize.height, .unscaled)
-            scale = Self.intermediateScale(of: UInt8.self)
-        }
-        let floatWeights = vertical.floatWeights(scaledBy: scale)
-        let width = destinationSize.width
-        nonisolated(unsafe) let intermediateRows = UnsafePointer(intermediate), destinationRows = destination
-        parallelism.forEachBand(rowCount: destinationSize.height, work: width * vertical.totalTaps) {
-            resampleVerticallyFromFloat(
-                source: intermediateRows, destination: destinationRows, width: width, weights: vertical,
-                floatWeights: floatWeights, rows: $0, output: Output.self)
-        }
-    }
-
-    /// What turns a `Float` intermediate made from `Source` values, times a second set
-    /// of weights, back into 0…255 units: `2^-(source fraction bits + 2 · weight bits)`.
-    private static func intermediateScale<Source: ResamplingSource>(of _: Source.Type) -> Float {
-        1 / Float(1 << (Source.fractionBits + 2 * AxisWeights.fractionBits))
     }
 
     // MARK: - Passes in parallel bands

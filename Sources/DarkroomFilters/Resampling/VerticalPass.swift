@@ -1,10 +1,11 @@
 // MARK: - Vertical pass
 
 /// Resamples columns of RGBA pixels along y: output rows `rows` of `destination`
-/// (`width` pixels each) from the rows of `source` that `weights` name.
+/// (`width` pixels each) from the rows of `source` that `weights` name. Output row `y` is
+/// stored at row `y - destinationFirstRow` of `destination` (a buffer for a few rows).
 func resampleVertically<Source: ResamplingSource, Destination: ResamplingDestination>(
     source: UnsafePointer<Source>, destination: UnsafeMutablePointer<Destination>,
-    width: Int, weights: AxisWeights, rows: Range<Int>, rounding: PassRounding
+    width: Int, weights: AxisWeights, rows: Range<Int>, rounding: PassRounding, destinationFirstRow: Int = 0
 ) {
     let rowLength = width * 4
     let narrow16 = Narrowing<SIMD16<Int32>>(rounding), narrow4 = Narrowing<SIMD4<Int32>>(rounding)
@@ -16,7 +17,7 @@ func resampleVertically<Source: ResamplingSource, Destination: ResamplingDestina
                     let first = source + Int(starts[y]) * rowLength
                     let count = Int(counts[y])
                     let w = allWeights.baseAddress! + y * weights.stride
-                    let destinationRow = destination + y * rowLength
+                    let destinationRow = destination + (y - destinationFirstRow) * rowLength
                     var x = 0
                     // Thirty-two channels (eight pixels) at a time, all taps per block.
                     while x + 32 <= rowLength {
