@@ -18,7 +18,10 @@ public enum FileBytes {
     ///   regular file; ``DarkroomError/inputTooLarge(byteCount:limit:)`` when it is larger
     ///   than `maxBytes` (checked from its size, before reading).
     public static func read(_ path: String, maxBytes: Int = DecodeLimits.defaultMaxInputBytes) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Non-blocking: opening a FIFO (or a device) that nothing writes to would otherwise wait
+        // forever before the regular-file check below could refuse it. Reads of regular files
+        // are unaffected.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw DarkroomError.io(path: path, detail: errnoText(errno)) }
         defer { close(fd) }
         var info = stat()

@@ -36,7 +36,7 @@ struct BatchCommand: ParsableCommand {
     @Option(help: "The output folder.")
     var out: String
 
-    @Option(help: "Images rendered at once (default: 1).")
+    @Option(parsing: .unconditional, help: "Images rendered at once (default: 1).")
     var jobs: Int = 1
 
     @Option(help: "The filters.d folder (default: $DARKROOM_CONFIG, else ./filters.d, else the embedded default).")

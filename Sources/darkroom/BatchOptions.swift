@@ -33,6 +33,7 @@ struct BatchOptions: Equatable {
     /// such a line so that swift-argument-parser reports it.)
     var validationFailure: String? {
         if jobs < 1 { return "--jobs must be at least 1" }
+        if out.isEmpty { return "--out must name a folder (it is empty)" }
         if variants.isEmpty { return "give at least one --variant" }
         if inputs.isEmpty && urlList == nil { return "give at least one INPUT or --url-list FILE" }
         return nil

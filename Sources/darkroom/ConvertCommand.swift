@@ -30,22 +30,22 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: "Output format: \(ImageFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
     var format: String?
 
-    @Option(help: "Lossy quality 1…100 (JPEG, WebP, AVIF).")
+    @Option(parsing: .unconditional, help: "Lossy quality 1…100 (JPEG, WebP, AVIF).")
     var quality: Int?
 
-    @Option(name: .customLong("max-size"), help: ArgumentHelp("Fit inside WxH, keeping aspect ratio.", valueName: "WxH"))
+    @Option(name: .customLong("max-size"), parsing: .unconditional, help: ArgumentHelp("Fit inside WxH, keeping aspect ratio.", valueName: "WxH"))
     var maxSize: String?
 
     @Flag(help: "Write a progressive JPEG.")
     var progressive = false
 
-    @Option(help: "PNG compression level 0…9.")
+    @Option(parsing: .unconditional, help: "PNG compression level 0…9.")
     var compression: Int?
 
     @Flag(help: "Lossless WebP.")
     var lossless = false
 
-    @Option(help: "AVIF encoder speed 0 (slow, small) … 10 (fast).")
+    @Option(parsing: .unconditional, help: "AVIF encoder speed 0 (slow, small) … 10 (fast).")
     var speed: Int?
 
     @Option(help: "Resampling kernel for --max-size: \(ResamplingKernel.allCases.map(\.rawValue).joined(separator: ", ")).")
@@ -57,7 +57,7 @@ struct ConvertCommand: ParsableCommand {
     @Flag(name: .customLong("no-shrink-on-load"), help: "Decode at full size even when --max-size allows less (for measuring).")
     var noShrinkOnLoad = false
 
-    @Option(name: .customLong("max-pixels"), help: "Refuse images with more pixels than this (default 100000000).")
+    @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: "Refuse images with more pixels than this (default 100000000).")
     var maxPixels: Int = DecodeLimits.defaultMaxPixels
 
     func run() throws {
@@ -72,6 +72,9 @@ struct ConvertCommand: ParsableCommand {
     }
 
     private func makeConversion() throws -> Conversion {
+        guard !output.isEmpty else {
+            throw DarkroomError.invalidArgument(name: "--output", value: output, expected: "a file path")
+        }
         var conversion = Conversion(input: input, output: output)
         if let format {
             guard let parsed = ImageFormat(name: format) else {

@@ -3,6 +3,10 @@ import Darkroom
 import DarkroomCore
 import FoundationEssentials
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 // MARK: - darkroom
 
 /// The `darkroom` command-line tool.
@@ -37,7 +41,31 @@ struct DarkroomCommand: ParsableCommand {
             }
             return
         }
-        main(nil)
+        var command: any ParsableCommand
+        do {
+            command = try parseAsRoot(arguments)
+        } catch {
+            exitForUsage(error, arguments: arguments)
+        }
+        do {
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    /// Help and `--version` as swift-argument-parser prints them; any other parse or validation
+    /// error as one line, `darkroom: error: COMMAND: reason (see 'darkroom help COMMAND')`, with
+    /// status 1, like every other error (swift-argument-parser would print the usage too and
+    /// exit with 64).
+    static func exitForUsage(_ error: any Error, arguments: [String]) -> Never {
+        guard exitCode(for: error) != .success else { exit(withError: error) }
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName }
+        let command = arguments.first.flatMap { names.contains($0) ? $0 : nil }
+        let reason = message(for: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "invalid usage"
+        let help = command.map { "darkroom help \($0)" } ?? "darkroom --help"
+        StandardError.write("darkroom: error: \(command.map { "\($0): " } ?? "")\(reason) (see '\(help)')\n")
+        Glibc.exit(1)
     }
 }
 

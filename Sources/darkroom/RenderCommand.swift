@@ -47,7 +47,7 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Output format for --filter chains (default: from OUT's extension).")
     var format: String?
 
-    @Option(help: "Lossy quality 1…100 for --filter chains.")
+    @Option(parsing: .unconditional, help: "Lossy quality 1…100 for --filter chains.")
     var quality: Int?
 
     @Flag(name: .customLong("no-cache"), help: "Neither read nor write the caches (for measuring).")
@@ -64,6 +64,10 @@ struct RenderCommand: ParsableCommand {
     }
 
     private func render() throws {
+        // An empty path must not reach the writer, which would put the files in "/".
+        guard !output.isEmpty else {
+            throw DarkroomError.invalidArgument(name: "--output", value: output, expected: "a file or folder path")
+        }
         guard variants.isEmpty != filters.isEmpty else {
             throw DarkroomError.invalidArgument(
                 name: "options", value: variants.isEmpty ? "none" : "--variant and --filter",

@@ -2,6 +2,10 @@ import DarkroomTestSupport
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 // MARK: - Bad input through the CLI
 
 @Suite("bad input exits 1 with one clear line, fast, and writes nothing")
@@ -60,6 +64,57 @@ struct BadInputTests {
         let outcome = try await CommandRunner.run(["convert", Fixtures.path("gradient.jpg"), "-o", folder.path("o.jpg"), "--max-size", "big"])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("WxH"))
+    }
+
+    @Test("a FIFO nobody writes to is refused at once, as input or as an overlay")
+    func fifoInput() async throws {
+        let folder = try TemporaryDirectory()
+        let fifo = folder.path("pipe.png")
+        #expect(mkfifo(fifo, 0o644) == 0)
+        for arguments in [
+            ["probe", fifo], ["convert", fifo, "-o", folder.path("o.png")],
+            ["render", Fixtures.path("gradient.jpg"), "--filter", "overlay(path=\(fifo))", "-o", folder.path("o.png")],
+        ] {
+            let outcome = try await CommandRunner.run(arguments)
+            #expect(outcome.status == 1, "\(arguments)")
+            #expect(outcome.stderr == "darkroom: error: \(fifo): not a regular file\n", "\(arguments)")
+        }
+    }
+
+    @Test("an empty output path is refused (it must not mean the root folder)")
+    func emptyOutput() async throws {
+        let input = Fixtures.path("gradient.jpg")
+        for arguments in [
+            ["convert", input, "-o", ""], ["render", input, "--filter", "grayscale", "-o", ""],
+            ["render", input, "--variant", "thumbnail", "--variant", "avatar", "-o", ""],
+            ["batch", input, "--variant", "thumbnail", "--out", ""],
+        ] {
+            let outcome = try await CommandRunner.run(arguments)
+            #expect(outcome.status == 1, "\(arguments)")
+            #expect(outcome.stderrLines.count == 1, "\(arguments): \(outcome.stderr)")
+            #expect(outcome.stderr.contains("empty") || outcome.stderr.contains("--output ''"), "\(outcome.stderr)")
+        }
+    }
+
+    @Test("usage errors are one line naming the command, with status 1; help still works")
+    func usageErrors() async throws {
+        let cases: [([String], String)] = [
+            (["batch", "a.jpg", "--variant", "t", "--out", "o", "--jobs", "abc"], "darkroom: error: batch: "),
+            (["batch", "a.jpg", "--variant", "t", "--out", "o", "--jobs", "-1"], "--jobs must be at least 1"),
+            (["convert", "a.jpg"], "darkroom: error: convert: Missing"),
+            (["convert", "a.jpg", "-o", "o.jpg", "--quality", "-5"], "invalid quality '-5'"),
+            (["probe", "a.jpg", "b.jpg"], "darkroom: error: probe: Unexpected argument 'b.jpg'"),
+            (["nosuch"], "darkroom: error: Unexpected argument 'nosuch'"),
+        ]
+        for (arguments, expected) in cases {
+            let outcome = try await CommandRunner.run(arguments)
+            #expect(outcome.status == 1, "\(arguments)")
+            #expect(outcome.stderrLines.count == 1, "\(arguments): \(outcome.stderr)")
+            #expect(outcome.stderr.contains(expected), "\(arguments): \(outcome.stderr)")
+        }
+        let help = try await CommandRunner.run(["batch", "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("USAGE: darkroom batch"))
     }
 
     @Test("a failed conversion leaves an existing output untouched")

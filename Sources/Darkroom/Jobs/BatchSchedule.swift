@@ -120,11 +120,12 @@ public enum BatchSchedule {
     /// The estimated cost of rendering the file at `path` for `chains`; `nil` when it cannot
     /// be opened.
     static func cost(ofFile path: String, chains: [FilterChain], probingHeader: Bool) -> Double? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Non-blocking, so that a FIFO nobody writes to does not hold the batch up here.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { return nil }
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         let size = Int(info.st_size)
         guard probingHeader else { return sizeOnlyCost(fileBytes: size) }
         let header = try? [UInt8](unsafeUninitializedCapacity: min(size, headBytes)) { buffer, count in
