@@ -1,4 +1,4 @@
-import DarkroomConfig
+@testable import DarkroomConfig
 import DarkroomCore
 import Testing
 
@@ -138,6 +138,22 @@ struct DiagnosticTests {
         ])
         #expect(configuration.variantNames == ["fine"])
         #expect(configuration.unresolvedVariants == ["b", "c", "outside", "self"])
+    }
+
+    @Test("a chain of bases longer than the limit is reported once; the variants within it resolve")
+    func deepBaseChain() {
+        // v0 ← v1 ← … ← v(n): 12,000 deep overflowed the stack of a recursive resolution.
+        let depth = 12_000
+        var text = "[variants.v0]\nfilters = [\"invert\"]\n"
+        for i in 1...depth { text += "[variants.v\(i)]\nbase = \"v\(i - 1)\"\n" }
+        let configuration = load(("10-deep.toml", text))
+        let lines = printed(configuration)
+        #expect(lines.count == 1)
+        #expect(lines.first?.contains("a chain may hold at most \(VariantResolver.maximumDepth)") == true, "\(lines)")
+        let limit = VariantResolver.maximumDepth
+        #expect(configuration.variant(named: "v\(limit - 1)")?.chain.filters.count == 1)
+        #expect(configuration.variant(named: "v\(limit)") == nil)
+        #expect(configuration.variant(named: "v\(depth)") == nil)
     }
 
     @Test("a cycle reached through another variant is named from its alphabetically first member")

@@ -6,13 +6,25 @@ import DarkroomCore
 /// encoder settings, and reports missing bases and cycles.
 ///
 /// A variant is left out when its own definition has errors, its base is missing, it is part
-/// of a cycle, or its base was left out. A cycle is reported once, starting from its
-/// alphabetically first member (`cycle: a → b → a`), at that member's `base` line.
+/// of a cycle, its chain of bases holds more than ``maximumDepth`` variants, or its base was
+/// left out. A cycle is reported once, starting from its alphabetically first member
+/// (`cycle: a → b → a`), at that member's `base` line; a chain too deep is reported once, at
+/// the `base` line that first goes past the limit.
+///
+/// Chains are walked in a loop, not by recursion, so no configuration can exhaust the stack.
 struct VariantResolver {
+    /// How many variants one chain of `base` references may hold (the variant included). Real
+    /// configurations use a handful; each variant's filter chain holds all of its bases'
+    /// filters, so without a limit a long chain costs quadratic time and memory.
+    static let maximumDepth = 100
+
     let definitions: [String: VariantDefinition]
     private(set) var resolved: [String: ResolvedVariant] = [:]
     private(set) var failed: Set<String> = []
     private(set) var diagnostics: [Diagnostic] = []
+    /// For each resolved variant, how many variants its chain holds.
+    private var depths: [String: Int] = [:]
+    private var reportedDepth = false
 
     init(definitions: [String: VariantDefinition]) {
         self.definitions = definitions
@@ -20,45 +32,65 @@ struct VariantResolver {
 
     mutating func resolveAll() {
         for name in definitions.keys.sorted() {
-            _ = resolve(name, path: [name])
+            resolve(name)
         }
     }
 
     // MARK: - One variant
 
-    /// `path` is the chain of variants being resolved, ending with `name`.
-    private mutating func resolve(_ name: String, path: [String]) -> ResolvedVariant? {
-        if let done = resolved[name] { return done }
-        if failed.contains(name) { return nil }
-        guard let definition = definitions[name], !definition.hasErrors else {
-            failed.insert(name)
-            return nil
-        }
-        var baseVariant: ResolvedVariant?
-        if let base = definition.base {
-            if let start = path.firstIndex(of: base.name) {
-                reportCycle(Array(path[start...]))
-                failed.formUnion(path[start...])
-                return nil
+    /// Resolves `name` and the unresolved bases below it: walks down the `base` references to a
+    /// variant that is resolved, failed or has no base, then builds back up.
+    private mutating func resolve(_ name: String) {
+        var walk: [String] = []  // each based on the next
+        var onWalk: Set<String> = []
+        var next = name
+        var bottom: ResolvedVariant?
+        while true {
+            if let done = resolved[next] {
+                bottom = done
+                break
             }
+            guard !failed.contains(next), let definition = definitions[next], !definition.hasErrors else {
+                failed.insert(next)
+                return failed.formUnion(walk)
+            }
+            if onWalk.contains(next) {
+                let members = walk[walk.firstIndex(of: next)!...]
+                reportCycle(Array(members))
+                return failed.formUnion(walk)
+            }
+            walk.append(next)
+            onWalk.insert(next)
+            guard let base = definition.base else { break }
             guard definitions[base.name] != nil else {
                 let hint = NearestName.suggestion(for: base.name, among: definitions.keys.sorted())
                     .map { " (did you mean '\($0)'?)" } ?? ""
                 diagnostics.append(.error(at: base.location, "base '\(base.name)' is not defined\(hint)"))
-                failed.insert(name)
-                return nil
+                return failed.formUnion(walk)
             }
-            guard let found = resolve(base.name, path: path + [base.name]) else {
-                failed.insert(name)
-                return nil
-            }
-            baseVariant = found
+            next = base.name
         }
-        // A cycle further up may have claimed this variant while its base was resolved.
-        if failed.contains(name) { return nil }
-        let variant = build(definition, on: baseVariant)
-        resolved[name] = variant
-        return variant
+        // Build from the bottom up, each on the one below.
+        for (index, current) in walk.enumerated().reversed() {
+            let depth = (bottom.flatMap { depths[$0.name] } ?? 0) + 1
+            guard depth <= Self.maximumDepth else {
+                reportDepth(of: current, basedOn: bottom?.name ?? "")
+                return failed.formUnion(walk[...index])
+            }
+            let variant = build(definitions[current]!, on: bottom)
+            resolved[current] = variant
+            depths[current] = depth
+            bottom = variant
+        }
+    }
+
+    private mutating func reportDepth(of name: String, basedOn base: String) {
+        guard !reportedDepth, let location = definitions[name]?.base?.location else { return }
+        reportedDepth = true
+        diagnostics.append(.error(
+            at: location,
+            "variant '\(name)' is based on a chain of \(Self.maximumDepth) variants already ('\(base)' and its bases); "
+                + "a chain may hold at most \(Self.maximumDepth)"))
     }
 
     private mutating func build(_ definition: VariantDefinition, on base: ResolvedVariant?) -> ResolvedVariant {
