@@ -127,3 +127,14 @@ struct ProbeTests {
         }
     }
 }
+
+@Suite("the pixel-limit error gives the limit in units that do not round it away")
+struct PixelLimitMessageTests {
+    @Test("megapixels for the usual limits, pixels under a tenth of a megapixel")
+    func limitText() {
+        #expect(DarkroomError.tooManyPixels(width: 40_000, height: 40_000, limit: 100_000_000).description
+            == "image is 40000×40000 (1600 megapixels), more than the limit of 100 megapixels")
+        #expect(DarkroomError.tooManyPixels(width: 451, height: 300, limit: 1).description
+            == "image is 451×300 (0.1 megapixels), more than the limit of 1 pixels")
+    }
+}

@@ -89,3 +89,33 @@ struct GeometryExtendTests {
         #expect(isPlaced(image, at: 29, 0, on: out, background: white))
     }
 }
+
+// MARK: - Output limit
+
+@Suite("filters that enlarge refuse an output over the pixel limit before allocating it")
+struct FilterOutputLimitTests {
+    @Test("extend, pad, resize and rotate name themselves and the size; up to the limit is fine")
+    func refusesHugeOutputs() throws {
+        let image = T.numbered(width: 30, height: 20)
+        let tooLarge: [(any ImageFilter, String)] = [
+            (try ExtendFilter(top: 16_384, right: 16_384, bottom: 16_384, left: 16_384), "extend output '32798×32788"),
+            (try PadFilter(width: 16_384, height: 16_384), "pad output '16384×16384"),
+            (try ScaleFilter(width: 12_000, height: 9_000), "resize output '12000×9000"),
+        ]
+        for (filter, expected) in tooLarge {
+            #expect {
+                _ = try filter.apply(to: image)
+            } throws: { error in
+                "\(error)".contains("invalid \(expected)") && "\(error)".contains("at most 100 megapixels")
+            }
+        }
+        // 10,000 × 10,000 is exactly the limit.
+        #expect(try FilterOutputLimit.check(PixelSize(width: 10_000, height: 10_000), filter: "x") == ())
+        #expect(throws: DarkroomError.self) {
+            try FilterOutputLimit.check(PixelSize(width: 10_000, height: 10_001), filter: "x")
+        }
+        #expect(throws: DarkroomError.self) {
+            try FilterOutputLimit.check(PixelSize(width: Int.max / 2, height: 3), filter: "x")
+        }
+    }
+}

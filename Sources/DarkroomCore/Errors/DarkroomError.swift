@@ -59,8 +59,10 @@ public enum DarkroomError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .tooManyPixels(width, height, limit):
             let megapixels = Double(width) * Double(height) / 1_000_000
             let limitMP = Double(limit) / 1_000_000
+            // A limit under 0.1 megapixels would round to "0 megapixels": give it in pixels.
+            let limitText = limit < 100_000 ? "\(limit) pixels" : "\(Self.short(limitMP)) megapixels"
             return "image is \(width)×\(height) (\(Self.short(megapixels)) megapixels), "
-                + "more than the limit of \(Self.short(limitMP)) megapixels"
+                + "more than the limit of \(limitText)"
         case let .invalidDimensions(format, width, height):
             return "\(format.displayName) header gives an invalid size \(width)×\(height)"
         case let .decodeFailed(format, detail):

@@ -42,6 +42,7 @@ public struct ExtendFilter: DeclaredFilter {
         let top = arguments.int("top"), left = arguments.int("left")
         let canvas = PixelSize(
             width: image.width + left + arguments.int("right"), height: image.height + top + arguments.int("bottom"))
+        try FilterOutputLimit.check(canvas, filter: "extend")
         return PixelRegion.place(image, on: canvas, left: left, top: top, background: arguments.color("background"))
     }
 }

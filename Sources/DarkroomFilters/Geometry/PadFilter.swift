@@ -46,6 +46,7 @@ public struct PadFilter: DeclaredFilter {
         let canvas = PixelSize(
             width: max(image.width, arguments.int("width")), height: max(image.height, arguments.int("height")))
         let (left, top) = Gravity(named: arguments.string("gravity")).origin(of: image.size, in: canvas)
+        try FilterOutputLimit.check(canvas, filter: "pad")
         return PixelRegion.place(image, on: canvas, left: left, top: top, background: arguments.color("background"))
     }
 }

@@ -54,6 +54,7 @@ public struct RotateFilter: DeclaredFilter {
             default: return image
             }
         }
+        try FilterOutputLimit.check(RotationSampler.outputSize(of: image.size, degrees: angle), filter: "rotate")
         return RotationSampler.rotate(image, degrees: angle, background: arguments.color("background"))
     }
 }

@@ -45,6 +45,7 @@ public enum Resampler {
                 name: "resize size", value: size.description, expected: "a size whose pixels fit in memory")
         }
         if size == image.size { return image }
+        try FilterOutputLimit.check(size, filter: "resize")
 
         let plan = ResamplingPlan(
             source: image.size, destination: size, kernel: kernel, premultiplies: image.hasAlpha)
