@@ -35,7 +35,11 @@ public enum AtomicFileWriter {
                 throw DarkroomError.io(path: path, detail: "cannot create folder \(folder)")
             }
         }
-        let temporary = folder + "/." + url.lastPathComponent + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        // The temporary name starts with (at most 100 bytes of) the file's own name, so that a
+        // name near the 255-byte limit still leaves room for the suffix.
+        var name = Substring(url.lastPathComponent)
+        while name.utf8.count > 100 { name = name.dropLast() }
+        let temporary = folder + "/." + name + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw DarkroomError.io(path: path, detail: FileBytes.errnoText(errno)) }
         var succeeded = false

@@ -73,6 +73,12 @@ struct RenderCommand: ParsableCommand {
                 name: "options", value: variants.isEmpty ? "none" : "--variant and --filter",
                 expected: "either --variant NAME… or --filter SPEC…")
         }
+        if filters.isEmpty, format != nil || quality != nil {
+            throw DarkroomError.invalidArgument(
+                name: "options", value: format != nil ? "--format with --variant" : "--quality with --variant",
+                expected: "--format and --quality only with --filter; a variant's encoding comes from filters.d "
+                    + "(and its format from OUT's extension)")
+        }
         let registry = CommandRegistry.shared
         let isFolder = variants.count > 1 || output.hasSuffix("/") || Self.isDirectory(output)
         var targets: [RenderTarget]
@@ -129,7 +135,8 @@ struct RenderCommand: ParsableCommand {
             }
             encoding.format = parsed
         } else if !isFolder {
-            encoding.format = ImageFormat(fileExtension: URL(fileURLWithPath: output).pathExtension)
+            // As `convert`: the file's extension must name the format (a JPEG in "x.xyz" helps no one).
+            encoding.format = try Conversion(input: source, output: output).resolvedFormat()
         }
         if let quality, !(1...100).contains(quality) {
             throw DarkroomError.invalidArgument(name: "quality", value: String(quality), expected: "an integer 1…100")

@@ -38,14 +38,22 @@ extension Registry {
     }()
 
     /// Registers DarkroomFilters' standard filters, and `overlay` decoding its image file
-    /// with the standard codecs (a relative path is relative to the working directory).
+    /// with the standard codecs (a relative path is relative to the working directory). An
+    /// overlay file that cannot be read or decoded is named in the error (as an I/O error on
+    /// its path), not mistaken for the image being rendered.
     public mutating func registerStandardFilters() {
         for schema in StandardFilters.schemas {
             register(filter: schema, origin: "DarkroomFilters")
         }
         register(
             filter: StandardFilters.overlaySchema(loadingWith: { path in
-                try Registry.standardCodecs.decode(FileBytes.read(path))
+                do {
+                    return try Registry.standardCodecs.decode(FileBytes.read(path))
+                } catch DarkroomError.io(let failedPath, let detail) {
+                    throw DarkroomError.io(path: failedPath, detail: detail)
+                } catch {
+                    throw DarkroomError.io(path: path, detail: "\(error)")
+                }
             }),
             origin: "DarkroomFilters")
     }
