@@ -48,7 +48,7 @@ struct ConvertCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "AVIF encoder speed 0 (slow, small) … 10 (fast).")
     var speed: Int?
 
-    @Option(help: "Resampling kernel for --max-size: \(ResamplingKernel.allCases.map(\.rawValue).joined(separator: ", ")).")
+    @Option(help: "Resampling kernel for --max-size: \(ResamplingKernel.argumentNames.joined(separator: ", ")).")
     var kernel: String = ResamplingKernel.lanczos3.rawValue
 
     @Flag(name: .customLong("no-auto-orient"), help: "Keep the stored pixels; do not apply EXIF orientation.")
@@ -90,10 +90,9 @@ struct ConvertCommand: ParsableCommand {
             }
             conversion.maxSize = size
         }
-        guard let kernel = ResamplingKernel(rawValue: kernel) else {
+        guard let kernel = ResamplingKernel(named: kernel) else {
             throw DarkroomError.invalidArgument(
-                name: "--kernel", value: kernel,
-                expected: "one of \(ResamplingKernel.allCases.map(\.rawValue).joined(separator: ", "))")
+                name: "--kernel", value: kernel, expected: "one of \(ResamplingKernel.argumentNames.joined(separator: ", "))")
         }
         guard maxPixels > 0 else {
             throw DarkroomError.invalidArgument(name: "--max-pixels", value: String(maxPixels), expected: "a positive integer")

@@ -72,18 +72,52 @@ struct DarkroomCommand: ParsableCommand {
 // MARK: - Reporting errors
 
 /// Prints `darkroom: error: SUBJECT: reason` on stderr and exits with status 1.
+///
+/// The line is shown safely: a URL's user name and password are replaced by `***`, and control
+/// characters (from a binary file named where text was expected) are escaped.
 enum CommandFailure {
     static func exit(subject: String, _ error: any Error) -> ExitCode {
         let line: String
         switch error {
         case let DarkroomError.io(path, detail):
-            line = "darkroom: error: \(path): \(detail)"
-        case let error as DarkroomError:
-            line = "darkroom: error: \(subject): \(error)"
+            line = "darkroom: error: \(shown(path)): \(detail)"
         default:
-            line = "darkroom: error: \(subject): \(error)"
+            line = "darkroom: error: \(shown(subject)): \(error)"
         }
-        StandardError.write(line + "\n")
+        StandardError.write(escapingControlCharacters(line) + "\n")
         return ExitCode(1)
+    }
+
+    /// `subject` with the credentials of every URL in it (`scheme://user:password@host`) hidden.
+    ///
+    /// ```swift
+    /// CommandFailure.shown("http://me:secret@example.com/a.jpg")  // "http://***@example.com/a.jpg"
+    /// ```
+    static func shown(_ subject: String) -> String {
+        var result = ""
+        var rest = Substring(subject)
+        while let scheme = rest.firstRange(of: "://") {
+            result += rest[..<scheme.upperBound]
+            rest = rest[scheme.upperBound...]
+            let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" || $0 == " " } ?? rest.endIndex
+            if let at = rest[..<authorityEnd].lastIndex(of: "@") {
+                result += "***"
+                rest = rest[at...]
+            }
+        }
+        return result + rest
+    }
+
+    /// `text` with control characters other than tab written as `\u{…}`.
+    static func escapingControlCharacters(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if scalar.properties.generalCategory == .control && scalar != "\t" {
+                result += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 }

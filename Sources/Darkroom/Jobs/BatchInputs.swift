@@ -108,7 +108,10 @@ extension BatchInput {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw DarkroomError.io(path: path, detail: "cannot read the URL list")
         }
-        return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).compactMap { line in
+        guard !data.contains(0), let text = String(data: data, encoding: .utf8) else {
+            throw DarkroomError.io(path: path, detail: "not a URL list: the file is not UTF-8 text")
+        }
+        return text.split(whereSeparator: \.isNewline).compactMap { line in
             let trimmed = String(line.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
             return trimmed.isEmpty || trimmed.hasPrefix("#") ? nil : trimmed
         }

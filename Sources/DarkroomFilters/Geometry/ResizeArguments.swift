@@ -49,3 +49,23 @@ enum ResizeArguments {
         kernels.first { $0.kernel == kernel }!.name
     }
 }
+
+// MARK: - Kernel names outside filter arguments
+
+extension ResamplingKernel {
+    /// The kernel a command-line option names: the word a filter's `kernel` argument takes
+    /// (`catmull-rom`), or the case's own name (`catmullRom`).
+    ///
+    /// ```swift
+    /// ResamplingKernel(named: "catmull-rom") // .catmullRom
+    /// ResamplingKernel(named: "sinc")        // nil
+    /// ```
+    public init?(named name: String) {
+        guard let kernel = ResizeArguments.kernels.first(where: { $0.name == name })?.kernel ?? Self(rawValue: name)
+        else { return nil }
+        self = kernel
+    }
+
+    /// The words ``init(named:)`` documents: those of a filter's `kernel` argument.
+    public static var argumentNames: [String] { ResizeArguments.kernelNames }
+}

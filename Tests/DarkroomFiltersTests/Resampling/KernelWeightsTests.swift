@@ -98,3 +98,15 @@ struct KernelWeightsTests {
         #expect(abs(weights.reduce(0, +) - 1) < 1e-9)
     }
 }
+
+@Suite("a kernel is named the same way on the command line as in filter arguments")
+struct KernelNameTests {
+    @Test("filter-argument words and case names both name a kernel; every kernel has a word")
+    func names() {
+        #expect(ResamplingKernel(named: "catmull-rom") == .catmullRom)
+        #expect(ResamplingKernel(named: "catmullRom") == .catmullRom)
+        #expect(ResamplingKernel(named: "lanczos3") == .lanczos3)
+        #expect(ResamplingKernel(named: "sinc") == nil)
+        #expect(Set(ResamplingKernel.argumentNames.compactMap(ResamplingKernel.init(named:))) == Set(ResamplingKernel.allCases))
+    }
+}

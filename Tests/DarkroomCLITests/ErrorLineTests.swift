@@ -1,0 +1,31 @@
+@testable import darkroom
+import DarkroomTestSupport
+import Foundation
+import Testing
+
+@Suite("error lines hide URL credentials and show control characters escaped")
+struct ErrorLineTests {
+    @Test("user names and passwords in URLs are replaced, everything else is kept")
+    func hidesCredentials() {
+        #expect(CommandFailure.shown("http://me:secret@example.com/a.jpg") == "http://***@example.com/a.jpg")
+        #expect(CommandFailure.shown("https://token@example.com") == "https://***@example.com")
+        #expect(CommandFailure.shown("https://example.com/a@b.jpg") == "https://example.com/a@b.jpg")
+        #expect(CommandFailure.shown("a http://u:p@x/1 b https://y/2") == "a http://***@x/1 b https://y/2")
+        #expect(CommandFailure.shown("photos/me@home.jpg") == "photos/me@home.jpg")
+    }
+
+    @Test("control characters are escaped, tabs and text are not")
+    func escapesControlCharacters() {
+        #expect(CommandFailure.escapingControlCharacters("a\u{1}b\u{1b}[31m\tc é") == "a\\u{1}b\\u{1b}[31m\tc é")
+    }
+
+    @Test("a binary file given as URL list is refused as such")
+    func binaryURLList() async throws {
+        let folder = try TemporaryDirectory()
+        let outcome = try await CommandRunner.run([
+            "batch", "--url-list", Fixtures.path("gradient.jpg"), "--variant", "thumbnail", "--out", folder.url.path,
+        ])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr == "darkroom: error: \(Fixtures.path("gradient.jpg")): not a URL list: the file is not UTF-8 text\n")
+    }
+}
