@@ -72,6 +72,7 @@ struct ConvertCommand: ParsableCommand {
     }
 
     private func makeConversion() throws -> Conversion {
+        try BatchInput.refuseURL(input, command: "convert")
         guard !output.isEmpty else {
             throw DarkroomError.invalidArgument(name: "--output", value: output, expected: "a file path")
         }

@@ -21,6 +21,7 @@ struct ProbeCommand: ParsableCommand {
 
     func run() throws {
         do {
+            try BatchInput.refuseURL(file, command: "probe")
             let bytes = try FileBytes.read(file)
             let header = try ImageProbe.probe(bytes)
             print(#"{"format":"\#(header.format.rawValue)","width":\#(header.width),"height":\#(header.height),"orientation":\#(header.orientation.rawValue)}"#)

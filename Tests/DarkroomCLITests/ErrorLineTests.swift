@@ -28,4 +28,14 @@ struct ErrorLineTests {
         #expect(outcome.status == 1)
         #expect(outcome.stderr == "darkroom: error: \(Fixtures.path("gradient.jpg")): not a URL list: the file is not UTF-8 text\n")
     }
+
+    @Test("probe and convert, which read files, say which commands fetch a URL")
+    func urlToFileCommands() async throws {
+        let folder = try TemporaryDirectory()
+        for arguments in [["probe", "https://example.com/a.jpg"], ["convert", "https://example.com/a.jpg", "-o", folder.path("a.png")]] {
+            let outcome = try await CommandRunner.run(arguments)
+            #expect(outcome.status == 1)
+            #expect(outcome.stderr.contains("expected a file (render and batch fetch URLs)"), "\(outcome.stderr)")
+        }
+    }
 }

@@ -101,6 +101,20 @@ extension BatchInput {
             name: "input", value: argument, expected: "a file, a folder or an http(s) URL (\(scheme.lowercased()):// is not supported)")
     }
 
+    /// Refuses an http(s) URL given to a command that reads only files (`probe`, `convert`),
+    /// naming the commands that fetch it, instead of reporting "no such file".
+    ///
+    /// ```swift
+    /// try BatchInput.refuseURL("photo.jpg", command: "probe")              // fine
+    /// try BatchInput.refuseURL("https://a.example/b.jpg", command: "probe") // throws
+    /// ```
+    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)``.
+    public static func refuseURL(_ argument: String, command: String) throws {
+        guard isURL(argument) else { return }
+        throw DarkroomError.invalidArgument(
+            name: "\(command) input", value: argument, expected: "a file (render and batch fetch URLs)")
+    }
+
     /// The lines of a URL list file (`batch --url-list`): one location per line; blank lines
     /// and lines starting with `#` are skipped, surrounding spaces trimmed.
     /// - Throws: ``DarkroomError/io(path:detail:)`` when the file cannot be read.
