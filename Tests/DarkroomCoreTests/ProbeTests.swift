@@ -138,3 +138,27 @@ struct PixelLimitMessageTests {
             == "image is 451×300 (0.1 megapixels), more than the limit of 1 pixels")
     }
 }
+
+@Suite("bytes that stop inside a format's signature are called truncated, not unknown")
+struct CutSignatureTests {
+    @Test("a few bytes of a GIF, PNG, JPEG or WebP signature; anything else is described as before")
+    func cutSignatures() {
+        let truncated: [([UInt8], ImageFormat)] = [
+            (Array("GIF".utf8), .gif), (Array("GIF8".utf8), .gif), ([0x89, 0x50, 0x4E, 0x47], .png),
+            ([0xFF, 0xD8], .jpeg), (Array("RIFF".utf8), .webp), (Array("RIFF\0\0\0\0WE".utf8), .webp),
+        ]
+        for (bytes, format) in truncated {
+            #expect(throws: DarkroomError.truncated(format, detail: "the data ends after \(bytes.count) bytes, inside the format's signature")) {
+                try ImageFormat.detect(bytes)
+            }
+        }
+        for text in ["G", "GIF8x", "Hello", "RIFF\0\0\0\0WAVEfmt "] {
+            #expect {
+                try ImageFormat.detect(Array(text.utf8))
+            } throws: { error in
+                if case DarkroomError.unrecognizedFormat = error { return true }
+                return false
+            }
+        }
+    }
+}

@@ -6,12 +6,17 @@ extension ImageFormat {
     /// ```swift
     /// try ImageFormat.detect([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) // .png
     /// ```
-    /// - Throws: ``DarkroomError/emptyInput`` for no bytes, and
-    ///   ``DarkroomError/unrecognizedFormat(hint:)`` — saying what the bytes look like
+    /// - Throws: ``DarkroomError/emptyInput`` for no bytes,
+    ///   ``DarkroomError/truncated(_:detail:)`` when the bytes stop inside a signature (`GIF8`),
+    ///   and ``DarkroomError/unrecognizedFormat(hint:)`` — saying what the bytes look like
     ///   (HTML, JSON, text, …) — when no signature matches.
     public static func detect(_ bytes: UnsafeRawBufferPointer) throws -> ImageFormat {
         guard !bytes.isEmpty else { throw DarkroomError.emptyInput }
         if let format = signatureMatch(bytes) { return format }
+        if let format = cutSignature(bytes) {
+            throw DarkroomError.truncated(
+                format, detail: "the data ends after \(bytes.count) bytes, inside the format's signature")
+        }
         throw DarkroomError.unrecognizedFormat(hint: describeUnknown(bytes))
     }
 
@@ -39,6 +44,21 @@ extension ImageFormat {
         if starts(Array("BM".utf8)) && b.count >= 26 { return .bmp }
         if starts(Array("ftyp".utf8), at: 4), let brand = isobmffBrand(b) { return brand }
         if looksLikeTGA(b) { return .tga }
+        return nil
+    }
+
+    /// The format whose signature the bytes (at least two) stop inside of.
+    private static func cutSignature(_ b: UnsafeRawBufferPointer) -> ImageFormat? {
+        guard b.count >= 2 else { return nil }
+        // Each format's first bytes and the length of its whole signature (WebP: RIFF, four
+        // size bytes, WEBP).
+        let signatures: [(format: ImageFormat, prefix: [UInt8], length: Int)] = [
+            (.jpeg, [0xFF, 0xD8, 0xFF], 3), (.png, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], 8),
+            (.gif, Array("GIF87a".utf8), 6), (.gif, Array("GIF89a".utf8), 6), (.webp, Array("RIFF".utf8), 12),
+        ]
+        for signature in signatures where b.count < signature.length {
+            if zip(b, signature.prefix).allSatisfy({ $0 == $1 }) { return signature.format }
+        }
         return nil
     }
 
