@@ -99,7 +99,8 @@ extension ResamplingPlan {
 
 /// The intermediate rows a band of vertical-pass outputs is reading: rows
 /// `firstRow ..< firstRow + filled` of the whole intermediate, in a buffer sized for the
-/// widest reach of the band's outputs (plus as much again, so that sliding is rare).
+/// widest reach of the band's outputs (plus as much again, so that sliding is rare; at most
+/// all the rows the band reads).
 struct IntermediateWindow {
     /// The window's memory: row `r` of the intermediate is at row `r - firstRow`.
     private(set) var rows: UnsafeMutablePointer<Float>
@@ -136,8 +137,10 @@ struct IntermediateWindow {
         }
         lowestStillNeeded = lowest
         lastNeeded = end
-        capacity = 2 * reach + 8
         firstRow = lowest.first ?? 0
+        // Room to slide seldom, but never more than every row the band reads (a shrink to one
+        // row reads them all once).
+        capacity = min(2 * reach + 8, max(reach, end - firstRow))
         rows = UnsafeMutablePointer<Float>.allocate(capacity: capacity * rowLength)
     }
 

@@ -12,6 +12,7 @@ struct StreamedResizeTests {
         (PixelSize(width: 40, height: 30), PixelSize(width: 97, height: 71)),  // enlarge
         (PixelSize(width: 90, height: 1100), PixelSize(width: 64, height: 45)),  // tall: many rows per output
         (PixelSize(width: 333, height: 211), PixelSize(width: 100, height: 207)),  // barely shrinks vertically
+        (PixelSize(width: 50, height: 300), PixelSize(width: 40, height: 1)),  // one row reads every row
     ]
 
     // MARK: - The passes with whole intermediates
