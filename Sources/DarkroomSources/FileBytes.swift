@@ -30,7 +30,7 @@ public enum FileBytes {
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw DarkroomError.io(path: path, detail: "not a regular file") }
         let size = Int(info.st_size)
         if size > maxBytes { throw DarkroomError.inputTooLarge(byteCount: size, limit: maxBytes) }
-        if size == 0 { return [] }
+        if size == 0 { return try readToEnd(fd, path: path, maxBytes: maxBytes) }
         return try [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
             HugePageAdvice.advise(buffer.baseAddress!, byteCount: size)
             var done = 0
@@ -45,6 +45,23 @@ public enum FileBytes {
                 done += n
             }
             count = done
+        }
+    }
+
+    /// Reads a regular file that reports no size until its end: an empty file, or one that
+    /// the kernel makes as it is read (`/proc`, `/sys`).
+    private static func readToEnd(_ fd: Int32, path: String, maxBytes: Int) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw DarkroomError.io(path: path, detail: errnoText(errno))
+            }
+            if n == 0 { return bytes }
+            bytes += chunk[..<n]
+            if bytes.count > maxBytes { throw DarkroomError.inputTooLarge(byteCount: bytes.count, limit: maxBytes) }
         }
     }
 
