@@ -16,8 +16,8 @@ import DarkroomCore
 ///   only drops that chunk, as libpng does by default: the pixels are unaffected. Chunks after
 ///   the image data are not read, so a file missing only its trailing text or `IEND` decodes.)
 /// - With a `sizeHint`, non-interlaced files shrink on load: each `f`×`f` block is averaged
-///   (weighted by alpha) as the rows are read, for the largest `f` that keeps the result at
-///   least the hint (``reductionFactor(for:sizeHint:)``). Peak memory is then the reduced
+///   (weighted by alpha) as the rows are read, for the largest `f` that divides both sides and
+///   keeps the result at least the hint (``reductionFactor(for:sizeHint:)``). Peak memory is then the reduced
 ///   image, not the full one, and the resampler has `f`² times fewer pixels to read.
 /// - `hasAlpha` is `true` only when the file has an alpha channel or `tRNS` *and* some
 ///   decoded pixel is actually translucent.
@@ -48,9 +48,14 @@ public struct PNGDecoder: ImageDecoder {
 
     // MARK: - Shrink-on-load
 
-    /// The box-reduction factor ``decode(_:header:options:)`` uses: the largest integer `f` such
-    /// that the image shrunk `f` times on both axes is still at least `sizeHint` (upright);
-    /// 1 without a hint. (Adam7-interlaced files are always read at full size.)
+    /// The box-reduction factor ``decode(_:header:options:)`` uses: the largest integer `f` that
+    /// divides both sides exactly and keeps the image shrunk `f` times at least `sizeHint`
+    /// (upright); 1 without a hint. (Adam7-interlaced files are always read at full size.)
+    ///
+    /// Only exact divisors: a partial block at the right or bottom edge would become a whole
+    /// pixel, stretching the image by up to a reduced pixel, so that sizes fitted from the
+    /// reduced image come out a pixel off and content shifts (a 451×300 PNG fitted into 64×64
+    /// gave 64×42, not 64×43). A file whose sides share no suitable factor is read at full size.
     ///
     /// ```swift
     /// let header = ImageHeader(format: .png, width: 5120, height: 2880)
@@ -59,8 +64,10 @@ public struct PNGDecoder: ImageDecoder {
     public static func reductionFactor(for header: ImageHeader, sizeHint: PixelSize?) -> Int {
         guard let sizeHint else { return 1 }
         let upright = header.uprightSize
-        let factor = min(upright.width / max(1, sizeHint.width), upright.height / max(1, sizeHint.height))
-        return min(max(1, factor), Self.maximumReduction)
+        var factor = min(upright.width / max(1, sizeHint.width), upright.height / max(1, sizeHint.height))
+        factor = min(max(1, factor), Self.maximumReduction)
+        while factor > 1 && (header.width % factor != 0 || header.height % factor != 0) { factor -= 1 }
+        return factor
     }
 
     /// The largest box the decoder averages (the C wall's limit).

@@ -56,7 +56,7 @@ struct DiskCacheRoundTripTests {
         #expect(cache.entryPath(for: key) == group + "/" + key.persistentName + ".entry")
         #expect(DiskTestFolder.exists(cache.entryPath(for: key)))
         let source = try String(contentsOfFile: group + "/source", encoding: .utf8)
-        #expect(source == "v1|/photos/cat.jpg")
+        #expect(source == "v\(CacheKey.currentSalt)|/photos/cat.jpg")
         let header = try [UInt8](Data(contentsOf: URL(fileURLWithPath: cache.entryPath(for: key))).prefix(4))
         #expect(header == Array("DRKC".utf8))
     }

@@ -7,8 +7,9 @@ import Testing
 
 @Suite("PNG shrinks on load by averaging whole blocks as the rows are read")
 struct PNGShrinkOnLoadTests {
-    /// A box average of `factor`×`factor` blocks (edge blocks average what they have),
-    /// weighted by alpha, in plain Swift: the reference for the C wall's streaming version.
+    /// A box average of `factor`×`factor` blocks (edge blocks average what they have; the
+    /// decoder only picks factors that leave none), weighted by alpha, in plain Swift: the
+    /// reference for the C wall's streaming version.
     static func boxAverage(_ image: Image, factor: Int) -> Image {
         let width = (image.width + factor - 1) / factor, height = (image.height + factor - 1) / factor
         return Image(width: width, height: height, hasAlpha: image.hasAlpha) { out in
@@ -38,6 +39,10 @@ struct PNGShrinkOnLoadTests {
         (PixelSize(width: 3840, height: 2160), Orientation.up, PixelSize(width: 896, height: 504), 4),
         (PixelSize(width: 100, height: 100), Orientation.up, PixelSize(width: 60, height: 60), 1),
         (PixelSize(width: 4000, height: 1000), Orientation.right, PixelSize(width: 500, height: 1000), 2),
+        // Only factors that divide both sides: 3 would leave partial blocks, 2 does not.
+        (PixelSize(width: 64, height: 48), Orientation.up, PixelSize(width: 21, height: 16), 2),
+        (PixelSize(width: 451, height: 300), Orientation.up, PixelSize(width: 112, height: 75), 1),
+        (PixelSize(width: 301, height: 203), Orientation.up, PixelSize(width: 40, height: 25), 7),
     ])
     func factor(stored: PixelSize, orientation: Orientation, hint: PixelSize, expected: Int) {
         let header = ImageHeader(format: .png, width: stored.width, height: stored.height, orientation: orientation)
@@ -47,11 +52,11 @@ struct PNGShrinkOnLoadTests {
 
     @Test("an opaque photo decodes to exactly the box average of the full decode", arguments: [2, 3, 7])
     func opaqueMatchesBoxAverage(factor: Int) throws {
-        let photo = Pattern.photo(width: 301, height: 203)  // sizes that leave partial edge blocks
+        let photo = Pattern.photo(width: 294, height: 210)  // 2 · 3 · 7² and 2 · 3 · 5 · 7
         let bytes = try encodePNG(photo)
         let hint = PixelSize(width: photo.width / factor, height: photo.height / factor)
         let reduced = try decodePNG(bytes, options: DecodeOptions(sizeHint: hint))
-        #expect(reduced.size == PixelSize(width: (301 + factor - 1) / factor, height: (203 + factor - 1) / factor))
+        #expect(reduced.size == PixelSize(width: 294 / factor, height: 210 / factor))
         #expect(reduced.width >= hint.width && reduced.height >= hint.height)
         #expect(!reduced.hasAlpha)
         #expect(reduced == Self.boxAverage(try decodePNG(bytes), factor: factor))
@@ -84,9 +89,9 @@ struct PNGShrinkOnLoadTests {
         // 8-bit RGB and RGBA take the libdeflate path; the others need libpng's transforms.
         let bytes = Fixtures.bytes(fixture)
         let full = try decodePNG(bytes)
-        let hint = PixelSize(width: full.width / 3, height: full.height / 3)
+        let hint = PixelSize(width: full.width / 4, height: full.height / 4)  // 64×48: 4 divides both
         let reduced = try decodePNG(bytes, options: DecodeOptions(sizeHint: hint))
-        let expected = Self.boxAverage(full, factor: 3)
+        let expected = Self.boxAverage(full, factor: 4)
         #expect(reduced.size == expected.size)
         #expect(reduced.pixels == expected.pixels)
     }

@@ -13,12 +13,13 @@ import DarkroomCore
 ///
 /// ```swift
 /// let key = CacheKey(source: "/photos/cat.jpg", variant: "aspect-fill(…)|circle>png(compression=6)")
-/// key.string          // "v1|15:/photos/cat.jpg|aspect-fill(…)|circle>png(compression=6)"
+/// key.string          // "v2|15:/photos/cat.jpg|aspect-fill(…)|circle>png(compression=6)"
 /// key.persistentName  // 64 hex digits
 /// ```
 public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     /// The current salt: bump it when any change alters the pixels Darkroom produces.
-    public static let currentSalt = 1
+    /// (2: PNG shrink-on-load reduces only by factors that divide both sides.)
+    public static let currentSalt = 2
 
     public var source: String
     /// The variant identifier, or `""` for the original source bytes.
