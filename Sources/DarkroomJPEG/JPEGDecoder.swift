@@ -70,9 +70,13 @@ public struct JPEGDecoder: ImageDecoder {
             throw DarkroomError.invalidDimensions(.jpeg, width: Int(width), height: Int(height))
         }
         let bytesPerRow = Int(width) * Image.bytesPerPixel
-        return try Image(width: Int(width), height: Int(height), hasAlpha: false) { pixels in
+        let image = try Image(width: Int(width), height: Int(height), hasAlpha: false) { pixels in
             try LibJPEGStatus.check(
                 cjpeg_decoder_read_rgba(decoder, pixels.baseAddress, bytesPerRow, pixels.count), decoder)
         }
+        // A scale that does not divide the frame leaves a partial last column or row: record the
+        // full size, so that resizes keep its proportions (Image.shrunkFrom).
+        let divides = frame.width % denominator == 0 && frame.height % denominator == 0
+        return divides ? image : image.shrunk(from: PixelSize(width: frame.width, height: frame.height))
     }
 }

@@ -119,3 +119,23 @@ struct FilterOutputLimitTests {
         }
     }
 }
+
+// MARK: - Proportions of a shrunk decode
+
+@Suite("resizes keep the proportions of the full image a shrunk decode came from")
+struct ShrunkProportionsTests {
+    @Test("aspect-fit and aspect-fill size from shrunkFrom; == ignores it")
+    func fitsToTheFullImage() throws {
+        // 451×300 decoded at 1/4: 113×75, whose own ratio would fit 64 wide to 42 rows, not 43.
+        let plain = T.numbered(width: 113, height: 75, alpha: false)
+        let shrunk = plain.shrunk(from: PixelSize(width: 451, height: 300))
+        #expect(shrunk == plain)
+        #expect(try AspectFitFilter(width: 64, height: 64).apply(to: plain).size == PixelSize(width: 64, height: 42))
+        #expect(try AspectFitFilter(width: 64, height: 64).apply(to: shrunk).size == PixelSize(width: 64, height: 43))
+        #expect(try AspectFitFilter(width: 100, height: 100).apply(to: shrunk).size == PixelSize(width: 100, height: 67))
+        #expect(try AspectFillFilter(width: 30, height: 30).apply(to: shrunk).size == PixelSize(width: 30, height: 30))
+        // A filter's output is a new image: it does not carry the note on.
+        #expect(try AspectFitFilter(width: 64, height: 64).apply(to: shrunk).shrunkFrom == nil)
+        #expect(shrunk.applying(.right).shrunkFrom == PixelSize(width: 300, height: 451))
+    }
+}

@@ -93,3 +93,33 @@ struct ScaledDecodeTests {
         #expect(psnr > 48, "1/\(denominator): \(psnr) dB")
     }
 }
+
+// MARK: - Proportions of a partial scale
+
+@Suite("A scale that does not divide the frame records the full size, upright, for resizes")
+struct ShrunkFromTests {
+    @Test("451×300 at 1/4 is 113×75 and remembers 451×300; 448×300 divides and records nothing")
+    func recordsTheFullSize() throws {
+        let hint = PixelSize(width: 112, height: 75)
+        let odd = try JPEGTesting.decode(
+            bytes: JPEGTesting.encode(Pattern.photo(width: 451, height: 300), quality: 90),
+            options: DecodeOptions(sizeHint: hint))
+        #expect(odd.size == PixelSize(width: 113, height: 75))
+        #expect(odd.shrunkFrom == PixelSize(width: 451, height: 300))
+        #expect(odd.proportions == PixelSize(width: 451, height: 300))
+        let even = try JPEGTesting.decode(
+            bytes: JPEGTesting.encode(Pattern.photo(width: 448, height: 300), quality: 90),
+            options: DecodeOptions(sizeHint: hint))
+        #expect(even.size == PixelSize(width: 112, height: 75))
+        #expect(even.shrunkFrom == nil)
+    }
+
+    @Test("a turned file records its upright full size")
+    func upright() throws {
+        let bytes = JPEGTesting.insertingExifOrientation(
+            .right, into: try JPEGTesting.encode(Pattern.photo(width: 451, height: 300), quality: 90))
+        let image = try JPEGTesting.decode(bytes: bytes, options: DecodeOptions(sizeHint: PixelSize(width: 75, height: 112)))
+        #expect(image.size == PixelSize(width: 75, height: 113))
+        #expect(image.shrunkFrom == PixelSize(width: 300, height: 451))
+    }
+}

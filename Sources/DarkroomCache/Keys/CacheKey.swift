@@ -18,7 +18,8 @@ import DarkroomCore
 /// ```
 public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     /// The current salt: bump it when any change alters the pixels Darkroom produces.
-    /// (2: PNG shrink-on-load reduces only by factors that divide both sides.)
+    /// (2: PNG shrink-on-load reduces only by factors that divide both sides, and resizes of a
+    /// JPEG decoded at a scale that does not divide it keep the full image's proportions.)
     public static let currentSalt = 2
 
     public var source: String

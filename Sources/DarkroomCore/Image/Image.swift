@@ -24,6 +24,13 @@ public struct Image: Sendable, Equatable {
     /// `false` when every pixel is known to be opaque (e.g. decoded from JPEG);
     /// `true` when some pixel may be translucent. Encoders use it to skip the alpha channel.
     public let hasAlpha: Bool
+    /// The size of the full image when this one was decoded smaller (shrink-on-load) by a
+    /// factor that does not divide it, so that this image's proportions are slightly off (a
+    /// 451×300 JPEG at 1/4 is 113×75, the last column a quarter pixel); `nil` otherwise.
+    /// Resizes that keep the aspect ratio fit to these proportions, as libvips fits to the
+    /// original size. Decoders set it with ``shrunk(from:)``; filters' outputs do not carry it,
+    /// and `==` ignores it.
+    public internal(set) var shrunkFrom: PixelSize?
 
     /// Wraps an existing RGBA8 buffer.
     /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` when the sizes disagree.
@@ -85,6 +92,27 @@ public struct Image: Sendable, Equatable {
         return RGBA(r: pixels[i], g: pixels[i + 1], b: pixels[i + 2], a: pixels[i + 3])
     }
 
+    /// This image recorded as decoded smaller from a full image of `original` size (see
+    /// ``shrunkFrom``).
+    ///
+    /// ```swift
+    /// let reduced = decodedAtOneQuarter.shrunk(from: PixelSize(width: 451, height: 300))
+    /// ```
+    public func shrunk(from original: PixelSize) -> Image {
+        var recorded = self
+        recorded.shrunkFrom = original
+        return recorded
+    }
+
+    /// The proportions resizes should keep: ``shrunkFrom`` when set, else ``size``.
+    public var proportions: PixelSize { shrunkFrom ?? size }
+
+    /// Images are equal when their sizes, alpha flags and pixels are (``shrunkFrom`` is a note
+    /// about where the pixels came from, not part of them).
+    public static func == (lhs: Image, rhs: Image) -> Bool {
+        lhs.width == rhs.width && lhs.height == rhs.height && lhs.hasAlpha == rhs.hasAlpha && lhs.pixels == rhs.pixels
+    }
+
     /// A copy with `hasAlpha` recomputed from the pixels: `false` when every alpha byte is 255.
     public func withAlphaScanned() -> Image {
         var opaque = true
@@ -96,7 +124,9 @@ public struct Image: Sendable, Equatable {
             }
         }
         // Safe: sizes are unchanged.
-        return try! Image(width: width, height: height, pixels: pixels, hasAlpha: !opaque)
+        var scanned = try! Image(width: width, height: height, pixels: pixels, hasAlpha: !opaque)
+        scanned.shrunkFrom = shrunkFrom
+        return scanned
     }
 }
 

@@ -50,7 +50,7 @@ extension Image {
         let w = width, h = height
         let out = orientation.uprightSize(ofStored: size)
         let ow = out.width, oh = out.height
-        return pixels.withUnsafeBytes { raw in
+        var turned = pixels.withUnsafeBytes { raw in
             let src = raw.bindMemory(to: UInt32.self)
             return Image(width: ow, height: oh, hasAlpha: hasAlpha) { buffer in
                 let dst = UnsafeMutableRawBufferPointer(buffer).bindMemory(to: UInt32.self)
@@ -74,5 +74,7 @@ extension Image {
                 }
             }
         }
+        turned.shrunkFrom = shrunkFrom.map { orientation.uprightSize(ofStored: $0) }
+        return turned
     }
 }

@@ -57,7 +57,7 @@ public struct AspectFillFilter: DeclaredFilter {
     var gravity: Gravity { Gravity(named: arguments.string("gravity")) }
 
     public func apply(to image: Image) throws -> Image {
-        let (scaled, kept) = ResizeSizing.filled(image.size, covering: box, upscale: upscale)
+        let (scaled, kept) = ResizeSizing.filled(image.proportions, covering: box, upscale: upscale)
         let resized = try Resampler.resize(image, to: scaled, kernel: kernel)
         let (left, top) = gravity.origin(of: kept, in: scaled)
         return PixelRegion.copy(of: resized, columns: left..<(left + kept.width), rows: top..<(top + kept.height))

@@ -42,7 +42,7 @@ public struct AspectFitFilter: DeclaredFilter {
     var kernel: ResamplingKernel { ResizeArguments.resamplingKernel(named: arguments.string("kernel")) }
 
     public func apply(to image: Image) throws -> Image {
-        try Resampler.resize(image, to: ResizeSizing.fitted(image.size, within: box, upscale: upscale), kernel: kernel)
+        try Resampler.resize(image, to: ResizeSizing.fitted(image.proportions, within: box, upscale: upscale), kernel: kernel)
     }
 
     /// The fitted size, clamped to the source.

@@ -42,7 +42,7 @@ public struct ScaleFilter: DeclaredFilter {
     var kernel: ResamplingKernel { ResizeArguments.resamplingKernel(named: arguments.string("kernel")) }
 
     public func apply(to image: Image) throws -> Image {
-        try Resampler.resize(image, to: ResizeSizing.scaled(image.size, to: box, upscale: upscale), kernel: kernel)
+        try Resampler.resize(image, to: ResizeSizing.scaled(image.proportions, to: box, upscale: upscale), kernel: kernel)
     }
 
     /// The output size, clamped to the source.
