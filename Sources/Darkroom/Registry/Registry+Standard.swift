@@ -47,10 +47,9 @@ extension Registry {
         }
         register(
             filter: StandardFilters.overlaySchema(loadingWith: { path in
+                let bytes = try FileBytes.read(path)  // its errors name the path already
                 do {
-                    return try Registry.standardCodecs.decode(FileBytes.read(path))
-                } catch DarkroomError.io(let failedPath, let detail) {
-                    throw DarkroomError.io(path: failedPath, detail: detail)
+                    return try Registry.standardCodecs.decode(bytes)
                 } catch {
                     throw DarkroomError.io(path: path, detail: "\(error)")
                 }

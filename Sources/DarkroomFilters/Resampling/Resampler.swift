@@ -31,18 +31,13 @@ public enum Resampler {
     /// Returns `image` itself when `size` equals its size.
     ///
     /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` when `size`
-    ///   has a zero or negative side, or is too large to allocate.
+    ///   has a zero or negative side, or more pixels than ``FilterOutputLimit/maxPixels``.
     public static func resize(
         _ image: Image, to size: PixelSize, kernel: ResamplingKernel = .lanczos3
     ) throws -> Image {
         guard size.width > 0, size.height > 0 else {
             throw DarkroomError.invalidArgument(
                 name: "resize size", value: size.description, expected: "positive width and height")
-        }
-        let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
-        guard !overflow, pixels <= Int.max / 16 else {
-            throw DarkroomError.invalidArgument(
-                name: "resize size", value: size.description, expected: "a size whose pixels fit in memory")
         }
         if size == image.size { return image }
         try FilterOutputLimit.check(size, filter: "resize")
