@@ -63,8 +63,8 @@ fi
 # The C++ runtime and the unwinder that the Swift runtime needs, linked statically too: loading
 # and relocating libstdc++.so and libgcc_s.so took ~1 ms of every start-up (`--version`
 # 5.2 -> 4.2 ms). The toolchain asks for `-lstdc++` and `-lgcc_s` itself, so a folder searched
-# first answers with one-line linker scripts that name the archives. Libraries that libgd or
-# libcurl load later (dlopen) still get the shared ones; nothing C++ crosses between them.
+# first answers with one-line linker scripts that name the archives. The executable exports
+# none of it, so a library that libgd loads later and needs libstdc++ gets the shared one.
 static_cxx="$root/.build/static-cxx"
 if [ -f "$(cc -print-file-name=libstdc++.a)" ] && [ -f "$(cc -print-file-name=libgcc_eh.a)" ]; then
     mkdir -p "$static_cxx"
