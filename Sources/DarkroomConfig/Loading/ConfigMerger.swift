@@ -16,8 +16,8 @@ struct ConfigMerger {
     private(set) var reserved: [String: [String: ConfigNode]] = [:]
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(catalogue: [String: FilterSchema]) {
-        parser = VariantParser(catalogue: catalogue)
+    init(catalogue: [String: FilterSchema], writableFormats: Set<ImageFormat>? = nil) {
+        parser = VariantParser(catalogue: catalogue, writableFormats: writableFormats)
     }
 
     mutating func add(_ root: ConfigNode) {
