@@ -107,7 +107,7 @@ public enum ConfigLoader {
                 continue
             }
             guard let text = String(validating: data, as: UTF8.self) else {
-                diagnostics.append(.error(at: .wholeFile(path), "file is not valid UTF-8"))
+                diagnostics.append(invalidUTF8(Array(data), path: path))
                 continue
             }
             sources.append(ConfigSource(name: path, text: text))
@@ -164,6 +164,20 @@ public enum ConfigLoader {
     }
 
     // MARK: - Helpers
+
+    /// "file is not valid UTF-8" at the line of the first byte that is not, naming the byte.
+    private static func invalidUTF8(_ bytes: [UInt8], path: String) -> Diagnostic {
+        var iterator = bytes.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        var offset = 0
+        while case let .valid(scalar) = parser.parseScalar(from: &iterator) {
+            offset += scalar.count
+        }
+        guard offset < bytes.count else { return .error(at: .wholeFile(path), "file is not valid UTF-8") }
+        let line = bytes[..<offset].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+        let hex = String(bytes[offset], radix: 16, uppercase: true)
+        return .error(at: SourceLocation(file: path, line: line), "file is not valid UTF-8 (byte 0x\(hex.count == 1 ? "0" : "")\(hex))")
+    }
 
     private static func failure(_ diagnostic: Diagnostic) -> Configuration {
         Configuration(variants: [], diagnostics: [diagnostic], files: [])
