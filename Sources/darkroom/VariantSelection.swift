@@ -20,7 +20,8 @@ enum VariantSelection {
                 "\(location) has \(errors.count == 1 ? "an error" : "\(errors.count) errors, the first"): \(first) (run darkroom check)"
             }
             if let problems, configuration.unresolvedVariants.contains(name) {
-                throw DarkroomError.invalidArgument(name: "variant", value: name, expected: "a valid variant; \(problems)")
+                let reason = configuration.unresolvedReasons[name].map { "it has an error: \($0) (run darkroom check)" }
+                throw DarkroomError.invalidArgument(name: "variant", value: name, expected: "a valid variant; \(reason ?? problems)")
             }
             let hint = NearestName.suggestion(for: name, among: configuration.variantNames).map { " (did you mean '\($0)'?)" } ?? ""
             throw DarkroomError.invalidArgument(

@@ -159,6 +159,7 @@ public enum ConfigLoader {
             diagnostics: sortedByPlace(diagnostics, fileOrder: order),
             files: sources.map(\.name),
             unresolvedVariants: merger.definitions.keys.filter { resolver.resolved[$0] == nil }.sorted(),
+            unresolvedReasons: resolver.reasons,
             reservedSections: merger.reserved, cacheSettings: cacheSettings,
             httpSourceSettings: httpSourceSettings)
     }

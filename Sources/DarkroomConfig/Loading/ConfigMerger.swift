@@ -31,7 +31,9 @@ struct ConfigMerger {
                     continue
                 }
                 for (name, node) in section.orderedMembers {
+                    let before = diagnostics.count
                     var definition = parser.parse(name: name, node: node, diagnostics: &diagnostics)
+                    definition.firstError = diagnostics[before...].first(where: \.isError)
                     if let earlier = definitions[name] {
                         definition.overrides = earlier.overrides + [earlier.location]
                     }
