@@ -77,5 +77,15 @@ struct CacheSettingsTests {
     func afterPurgeAboveCapacity() {
         let configuration = load("[caches.memory]\ncapacity = \"10MB\"\nafter-purge = \"20MB\"\n")
         #expect(configuration.errors.first?.description.hasPrefix("50-caches.toml:3: ") == true)
+        // The settings stay usable (a memory cache traps on after-purge > capacity).
+        #expect(configuration.cacheSettings.memory.afterPurge == 10 * 1024 * 1024)
+    }
+
+    @Test("a capacity below 60 MB alone is valid: after-purge defaults to 60 % of it")
+    func smallCapacityAlone() {
+        let configuration = load("[caches.memory]\ncapacity = \"10MB\"\n")
+        #expect(configuration.diagnostics.isEmpty, "\(configuration.diagnostics)")
+        #expect(configuration.cacheSettings.memory.afterPurge == 6 * 1024 * 1024)
+        #expect(load("[caches.memory]\ncapacity = \"1GB\"\n").cacheSettings.memory.afterPurge == 60 * 1024 * 1024)
     }
 }

@@ -7,7 +7,7 @@ import DarkroomCore
 /// ```toml
 /// [caches.memory]
 /// capacity = "100MB"        # purge when passed …
-/// after-purge = "60MB"      # … down to this
+/// after-purge = "60MB"      # … down to this (default 60 MB, or 60 % of a smaller capacity)
 ///
 /// [caches.disk]
 /// path = "/var/cache/darkroom"   # DARKROOM_CACHE_DIR overrides it; default ~/.cache/darkroom
@@ -73,17 +73,27 @@ struct CacheSettingsReader {
     }
 
     private mutating func readMemory(_ table: [String: ConfigNode], _ node: ConfigNode) {
+        var afterPurgeGiven = false
         for (key, value) in table.sorted(by: { $0.key < $1.key }) {
             switch key {
             case "capacity": if let bytes = size(value, key, "memory") { settings.memory.capacity = bytes }
-            case "after-purge": if let bytes = size(value, key, "memory") { settings.memory.afterPurge = bytes }
+            case "after-purge":
+                if let bytes = size(value, key, "memory") {
+                    settings.memory.afterPurge = bytes
+                    afterPurgeGiven = true
+                }
             default: unknownKey(key, value, known: CacheSettings.memoryKeys, in: "memory")
             }
         }
-        if settings.memory.afterPurge > settings.memory.capacity {
+        if !afterPurgeGiven {
+            // The 60 MB default would exceed a smaller capacity: 60 % of it, as 60 MB is of 100 MB.
+            settings.memory.afterPurge = min(settings.memory.afterPurge, settings.memory.capacity / 5 * 3)
+        } else if settings.memory.afterPurge > settings.memory.capacity {
             diagnostics.append(.error(
                 at: (table["after-purge"] ?? node).location,
                 "[caches.memory] after-purge (\(settings.memory.afterPurge) bytes) must not exceed capacity (\(settings.memory.capacity) bytes)"))
+            // Reported; the settings stay usable (a memory cache refuses after-purge > capacity).
+            settings.memory.afterPurge = settings.memory.capacity
         }
     }
 
