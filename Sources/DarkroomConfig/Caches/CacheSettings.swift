@@ -107,7 +107,7 @@ struct CacheSettingsReader {
                 } else {
                     diagnostics.append(.error(at: value.location, "[caches.disk] path must be a non-empty string"))
                 }
-            case "limit": disk.limit = size(value, key, "disk")
+            case "limit": disk.limit = size(value, key, "disk", positive: true)
             case "max-age": disk.maxAge = duration(value)
             case "originals":
                 if let flag = value.boolean {
@@ -128,9 +128,13 @@ struct CacheSettingsReader {
         } else if let text = node.string {
             seconds = ConfigQuantity.seconds(text)
         }
-        if seconds == nil {
+        // The disk cache refuses an age of 0: nothing could ever be served.
+        guard let seconds, seconds > 0 else {
             diagnostics.append(.error(
-                at: node.location, "[caches.disk] max-age must be a duration such as \"30d\", \"12h\" or a number of seconds"))
+                at: node.location,
+                "[caches.disk] max-age must be a duration such as \"30d\", \"12h\" or a number of seconds"
+                    + (seconds == nil ? "" : ", more than 0")))
+            return nil
         }
         return seconds
     }
@@ -141,16 +145,19 @@ struct CacheSettingsReader {
             at: node.location, "unknown key '\(key)' in [caches.\(table)]\(hint); known keys: \(known.joined(separator: ", "))"))
     }
 
-    private mutating func size(_ node: ConfigNode, _ key: String, _ table: String) -> Int? {
+    /// The size `node` gives, or `nil` after a diagnostic; `positive` refuses 0 (the disk limit).
+    private mutating func size(_ node: ConfigNode, _ key: String, _ table: String, positive: Bool = false) -> Int? {
         var parsed: Int?
         if let integer = node.integer, integer >= 0 {
             parsed = integer
         } else if let text = node.string {
             parsed = ConfigQuantity.bytes(text)
         }
-        if parsed == nil {
+        guard let parsed, !positive || parsed > 0 else {
             diagnostics.append(.error(
-                at: node.location, "[caches.\(table)] \(key) must be a size such as \"100MB\" or a number of bytes"))
+                at: node.location,
+                "[caches.\(table)] \(key) must be a size such as \"100MB\" or a number of bytes" + (parsed == nil ? "" : ", more than 0")))
+            return nil
         }
         return parsed
     }
