@@ -7,9 +7,9 @@ import DarkroomCore
 /// Turns `--variant` names or `--filter` specs into render targets.
 enum VariantSelection {
     /// The targets for named variants of the configuration.
-    /// - Throws: a ``DarkroomError`` naming an unknown variant and the nearest known one, or,
-    ///   when the configuration has errors, quoting the first (`file:line: message`) and
-    ///   pointing at `darkroom check` for the rest.
+    /// - Throws: a ``DarkroomError`` in one line: for a variant left out by errors, the error
+    ///   that left it out (`file:line: message`); for an unknown one, the nearest known name and,
+    ///   when the configuration has errors, its first. Both point at `darkroom check`.
     static func targets(variants names: [String], configuration: Configuration, location: ConfigLocation) throws -> [RenderTarget] {
         var seen: Set<String> = []
         return try names.filter { seen.insert($0).inserted }.map { name in
