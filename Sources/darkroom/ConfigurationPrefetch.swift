@@ -102,6 +102,7 @@ enum ConfigurationPrefetch {
 
     private static func load(_ explicit: String?) -> (ConfigLocation, Configuration) {
         let location = ConfigLocation.resolve(explicit: explicit)
-        return (location, location.load(filters: CommandRegistry.shared.filters))
+        let registry = CommandRegistry.shared
+        return (location, location.load(filters: registry.filters, writableFormats: Set(registry.writableFormats)))
     }
 }

@@ -43,4 +43,15 @@ struct CacheCommandTests {
         let entries = FileManager.default.enumerator(atPath: cache.url.path)?.allObjects.compactMap { $0 as? String }.filter { $0.hasSuffix(".entry") } ?? []
         #expect(entries.isEmpty)
     }
+
+    @Test("a config whose [caches.memory] has an error still renders --filter chains, without a crash")
+    func brokenMemoryCacheSettings() async throws {
+        let cache = try TemporaryDirectory()
+        let folder = try TemporaryDirectory()
+        try Data("[caches.memory]\ncapacity = \"10MB\"\nafter-purge = \"20MB\"\n".utf8).write(to: folder.url.appendingPathComponent("50-caches.toml"))
+        let outcome = try await CommandRunner.run(
+            ["render", Fixtures.path("gradient.jpg"), "--filter", "grayscale", "--config", folder.url.path, "-o", folder.path("g.png")],
+            environment: ["DARKROOM_CACHE_DIR": cache.url.path])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+    }
 }

@@ -38,6 +38,16 @@ struct CheckCommandTests {
         #expect(lines.contains { $0.hasPrefix(folder.url.path + "/20-c.toml:2: ") && $0.contains("0.3…100") })
     }
 
+    @Test("a format the tool has no encoder for fails the check at its line")
+    func unwritableFormat() async throws {
+        let folder = try TemporaryDirectory()
+        try Data("[variants.t]\nfilters = [\"grayscale\"]\nformat = \"tga\"\n".utf8)
+            .write(to: folder.url.appendingPathComponent("10-t.toml"))
+        let outcome = try await CommandRunner.run(["check", "--config", folder.url.path])
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout.hasPrefix(folder.url.path + "/10-t.toml:3: format 'tga' cannot be written"), "\(outcome.stdout)")
+    }
+
     @Test("$DARKROOM_CONFIG is used when --config is not given")
     func environment() async throws {
         let folder = try TemporaryDirectory()

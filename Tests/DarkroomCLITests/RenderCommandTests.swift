@@ -56,6 +56,21 @@ struct RenderCommandTests {
         #expect(outcome.stderrLines.count == 1)
     }
 
+    @Test("a variant left out by config errors is refused in one line that says what is wrong, and where")
+    func brokenConfiguration() async throws {
+        let folder = try TemporaryDirectory()
+        try Data("[variants.other]\nformat = \"pgn\"\n".utf8).write(to: folder.url.appendingPathComponent("05-other.toml"))
+        try Data("[variants.a]\nfilters = [ { filter = \"blurr\", sigma = 2 } ]\n".utf8).write(to: folder.url.appendingPathComponent("10-a.toml"))
+        let broken = try await CommandRunner.run(["render", Fixtures.path("gradient.jpg"), "--variant", "a", "--config", folder.url.path, "-o", folder.path("x.png")])
+        #expect(broken.status == 1)
+        #expect(broken.stderrLines.count == 1)
+        #expect(broken.stderr.contains("10-a.toml:2: unknown filter 'blurr' (did you mean 'blur'?)"), "\(broken.stderr)")
+        #expect(!broken.stderr.contains("pgn"))
+        let missing = try await CommandRunner.run(["render", Fixtures.path("gradient.jpg"), "--variant", "a", "--config", folder.path("nowhere"), "-o", folder.path("x.png")])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("nowhere: configuration directory does not exist"), "\(missing.stderr)")
+    }
+
     @Test("an unknown filter names the nearest one")
     func unknownFilter() async throws {
         let folder = try TemporaryDirectory()

@@ -77,5 +77,25 @@ struct CacheSettingsTests {
     func afterPurgeAboveCapacity() {
         let configuration = load("[caches.memory]\ncapacity = \"10MB\"\nafter-purge = \"20MB\"\n")
         #expect(configuration.errors.first?.description.hasPrefix("50-caches.toml:3: ") == true)
+        // The settings stay usable (a memory cache traps on after-purge > capacity).
+        #expect(configuration.cacheSettings.memory.afterPurge == 10 * 1024 * 1024)
+    }
+
+    @Test("a disk limit or max-age of zero is an error at its line, not a failure of every render")
+    func zeroDiskSettings() {
+        let configuration = load("[caches.disk]\nlimit = \"0\"\nmax-age = \"0s\"\n")
+        #expect(printed(configuration) == [
+            "50-caches.toml:2: [caches.disk] limit must be a size such as \"100MB\" or a number of bytes, more than 0",
+            "50-caches.toml:3: [caches.disk] max-age must be a duration such as \"30d\", \"12h\" or a number of seconds, more than 0",
+        ])
+        #expect(configuration.cacheSettings.disk?.limit == nil && configuration.cacheSettings.disk?.maxAge == nil)
+    }
+
+    @Test("a capacity below 60 MB alone is valid: after-purge defaults to 60 % of it")
+    func smallCapacityAlone() {
+        let configuration = load("[caches.memory]\ncapacity = \"10MB\"\n")
+        #expect(configuration.diagnostics.isEmpty, "\(configuration.diagnostics)")
+        #expect(configuration.cacheSettings.memory.afterPurge == 6 * 1024 * 1024)
+        #expect(load("[caches.memory]\ncapacity = \"1GB\"\n").cacheSettings.memory.afterPurge == 60 * 1024 * 1024)
     }
 }

@@ -41,8 +41,18 @@ struct DirectoryLoadingTests {
             try Data([0x5B, 0xFF, 0xFE, 0x5D]).write(to: URL(fileURLWithPath: directory + "/10-bad.toml"))
             try "[variants.good]\nfilters = [\"invert\"]\n".write(toFile: directory + "/20-good.toml", atomically: true, encoding: .utf8)
             let configuration = ConfigLoader.load(directory: directory + "/", filters: catalogue)
-            #expect(printed(configuration) == ["\(directory)/10-bad.toml: file is not valid UTF-8"])
+            #expect(printed(configuration) == ["\(directory)/10-bad.toml:1: file is not valid UTF-8 (byte 0xFF)"])
             #expect(configuration.variantNames == ["good"])
+        }
+    }
+
+    @Test("a Latin-1 byte in a later line is reported at that line")
+    func invalidUTF8Line() throws {
+        try withTemporaryDirectory { directory in
+            let text = Array("[variants.a]\ndescription = \"caf".utf8) + [0xE9] + Array("\"\n".utf8)
+            try Data(text).write(to: URL(fileURLWithPath: directory + "/10-latin1.toml"))
+            let configuration = ConfigLoader.load(directory: directory, filters: catalogue)
+            #expect(printed(configuration) == ["\(directory)/10-latin1.toml:2: file is not valid UTF-8 (byte 0xE9)"])
         }
     }
 

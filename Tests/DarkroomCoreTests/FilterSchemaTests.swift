@@ -145,6 +145,13 @@ struct ColorAndNameTests {
         #expect(ColorParser.parse(text) == expected)
     }
 
+    /// `Character.isHexDigit` also accepts fullwidth forms, which `UInt8(_:radix:)` does not:
+    /// such text once crashed the parser instead of being refused.
+    @Test("text that only looks like hex digits is not a colour", arguments: ["#ｆｆｆ", "#１２３４５６", "#ＡＢＣＤ"])
+    func lookalikeDigits(text: String) {
+        #expect(ColorParser.parse(text) == nil)
+    }
+
     @Test("nearest names")
     func nearest() {
         #expect(NearestName.suggestion(for: "aspectfill", among: ["aspect-fill", "aspect-fit", "blur"]) == "aspect-fill")

@@ -135,3 +135,23 @@ struct CompositionOverlayIdentifierTests {
         #expect(throws: DarkroomError.self) { try OverlayFilter.declaration.makeFilter([("path", .text("logo.png"))]) }
     }
 }
+
+@Suite("An overlay identifier parses back into the same filter while the file is unchanged")
+struct CompositionOverlayRoundTripTests {
+    static let schema = StandardFilters.overlaySchema { _ in red }
+
+    @Test("the identifier, content digest included, builds an equal filter")
+    func roundTrip() throws {
+        let filter = try Self.schema.makeFilter(FilterSpec(parsing: "overlay(path=logo.png,opacity=0.5)").pairs)
+        let again = try Self.schema.makeFilter(FilterSpec(parsing: filter.identifier).pairs)
+        #expect(again.identifier == filter.identifier)
+    }
+
+    @Test("a content digest the file no longer has is refused, naming both")
+    func changedFile() throws {
+        let filter = try #require(try Self.schema.makeFilter([("path", .text("logo.png"))]) as? OverlayFilter)
+        #expect { try Self.schema.makeFilter(FilterSpec(parsing: "overlay(content=0123456789abcdef,path=logo.png)").pairs) } throws: { error in
+            "\(error)".contains("0123456789abcdef") && "\(error)".contains(filter.contentDigest)
+        }
+    }
+}

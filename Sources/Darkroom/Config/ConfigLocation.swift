@@ -52,15 +52,16 @@ public enum ConfigLocation: Sendable, Hashable, CustomStringConvertible {
         return .embeddedDefault
     }
 
-    /// Reads and validates the configuration against the registry's filters.
-    public func load(filters: [String: FilterSchema]) -> Configuration {
+    /// Reads and validates the configuration against the registry's filters and, when given,
+    /// the formats its encoders write (a variant's `format` naming another is an error).
+    public func load(filters: [String: FilterSchema], writableFormats: Set<ImageFormat>? = nil) -> Configuration {
         switch self {
         case let .directory(path):
-            return ConfigLoader.load(directory: path, filters: filters)
+            return ConfigLoader.load(directory: path, filters: filters, writableFormats: writableFormats)
         case .embeddedDefault:
             return ConfigLoader.load(
                 sources: EmbeddedDefaultConfig.files.map { ConfigSource(name: "(embedded)/\($0.name)", text: $0.text) },
-                filters: filters)
+                filters: filters, writableFormats: writableFormats)
         }
     }
 

@@ -7,7 +7,7 @@ import DarkroomCore
 /// ```toml
 /// [caches.memory]
 /// capacity = "100MB"        # purge when passed …
-/// after-purge = "60MB"      # … down to this
+/// after-purge = "60MB"      # … down to this (default 60 MB, or 60 % of a smaller capacity)
 ///
 /// [caches.disk]
 /// path = "/var/cache/darkroom"   # DARKROOM_CACHE_DIR overrides it; default ~/.cache/darkroom
@@ -73,17 +73,27 @@ struct CacheSettingsReader {
     }
 
     private mutating func readMemory(_ table: [String: ConfigNode], _ node: ConfigNode) {
+        var afterPurgeGiven = false
         for (key, value) in table.sorted(by: { $0.key < $1.key }) {
             switch key {
             case "capacity": if let bytes = size(value, key, "memory") { settings.memory.capacity = bytes }
-            case "after-purge": if let bytes = size(value, key, "memory") { settings.memory.afterPurge = bytes }
+            case "after-purge":
+                if let bytes = size(value, key, "memory") {
+                    settings.memory.afterPurge = bytes
+                    afterPurgeGiven = true
+                }
             default: unknownKey(key, value, known: CacheSettings.memoryKeys, in: "memory")
             }
         }
-        if settings.memory.afterPurge > settings.memory.capacity {
+        if !afterPurgeGiven {
+            // The 60 MB default would exceed a smaller capacity: 60 % of it, as 60 MB is of 100 MB.
+            settings.memory.afterPurge = min(settings.memory.afterPurge, settings.memory.capacity / 5 * 3)
+        } else if settings.memory.afterPurge > settings.memory.capacity {
             diagnostics.append(.error(
                 at: (table["after-purge"] ?? node).location,
                 "[caches.memory] after-purge (\(settings.memory.afterPurge) bytes) must not exceed capacity (\(settings.memory.capacity) bytes)"))
+            // Reported; the settings stay usable (a memory cache refuses after-purge > capacity).
+            settings.memory.afterPurge = settings.memory.capacity
         }
     }
 
@@ -97,7 +107,7 @@ struct CacheSettingsReader {
                 } else {
                     diagnostics.append(.error(at: value.location, "[caches.disk] path must be a non-empty string"))
                 }
-            case "limit": disk.limit = size(value, key, "disk")
+            case "limit": disk.limit = size(value, key, "disk", positive: true)
             case "max-age": disk.maxAge = duration(value)
             case "originals":
                 if let flag = value.boolean {
@@ -118,9 +128,13 @@ struct CacheSettingsReader {
         } else if let text = node.string {
             seconds = ConfigQuantity.seconds(text)
         }
-        if seconds == nil {
+        // The disk cache refuses an age of 0: nothing could ever be served.
+        guard let seconds, seconds > 0 else {
             diagnostics.append(.error(
-                at: node.location, "[caches.disk] max-age must be a duration such as \"30d\", \"12h\" or a number of seconds"))
+                at: node.location,
+                "[caches.disk] max-age must be a duration such as \"30d\", \"12h\" or a number of seconds"
+                    + (seconds == nil ? "" : ", more than 0")))
+            return nil
         }
         return seconds
     }
@@ -131,16 +145,19 @@ struct CacheSettingsReader {
             at: node.location, "unknown key '\(key)' in [caches.\(table)]\(hint); known keys: \(known.joined(separator: ", "))"))
     }
 
-    private mutating func size(_ node: ConfigNode, _ key: String, _ table: String) -> Int? {
+    /// The size `node` gives, or `nil` after a diagnostic; `positive` refuses 0 (the disk limit).
+    private mutating func size(_ node: ConfigNode, _ key: String, _ table: String, positive: Bool = false) -> Int? {
         var parsed: Int?
         if let integer = node.integer, integer >= 0 {
             parsed = integer
         } else if let text = node.string {
             parsed = ConfigQuantity.bytes(text)
         }
-        if parsed == nil {
+        guard let parsed, !positive || parsed > 0 else {
             diagnostics.append(.error(
-                at: node.location, "[caches.\(table)] \(key) must be a size such as \"100MB\" or a number of bytes"))
+                at: node.location,
+                "[caches.\(table)] \(key) must be a size such as \"100MB\" or a number of bytes" + (parsed == nil ? "" : ", more than 0")))
+            return nil
         }
         return parsed
     }

@@ -60,8 +60,13 @@ public enum ConfigLoader {
     // MARK: - Directory
 
     /// Reads every `*.toml` file of `directory` in byte-wise name order.
-    /// - Parameter filters: the filter catalogue, by name (the registry's schemas).
-    public static func load(directory: String, filters: [String: FilterSchema]) -> Configuration {
+    /// - Parameters:
+    ///   - filters: the filter catalogue, by name (the registry's schemas).
+    ///   - writableFormats: the formats some encoder writes (the registry's); a variant's
+    ///     `format` naming another is an error at its line. `nil` accepts every known format.
+    public static func load(
+        directory: String, filters: [String: FilterSchema], writableFormats: Set<ImageFormat>? = nil
+    ) -> Configuration {
         let manager = FileManager.default
         var isDirectory = false
         guard manager.fileExists(atPath: directory, isDirectory: &isDirectory) else {
@@ -85,13 +90,15 @@ public enum ConfigLoader {
                 var isDirectory = false
                 return manager.fileExists(atPath: path, isDirectory: &isDirectory) ? !isDirectory : true
             }
-        return load(files: files, filters: filters)
+        return load(files: files, filters: filters, writableFormats: writableFormats)
     }
 
     // MARK: - Files
 
     /// Reads `files` in the order given (a file that cannot be read is a diagnostic).
-    public static func load(files: [String], filters: [String: FilterSchema]) -> Configuration {
+    public static func load(
+        files: [String], filters: [String: FilterSchema], writableFormats: Set<ImageFormat>? = nil
+    ) -> Configuration {
         var sources: [ConfigSource] = []
         var diagnostics: [Diagnostic] = []
         for path in files {
@@ -100,19 +107,21 @@ public enum ConfigLoader {
                 continue
             }
             guard let text = String(validating: data, as: UTF8.self) else {
-                diagnostics.append(.error(at: .wholeFile(path), "file is not valid UTF-8"))
+                diagnostics.append(invalidUTF8(Array(data), path: path))
                 continue
             }
             sources.append(ConfigSource(name: path, text: text))
         }
-        return load(sources: sources, filters: filters, preceding: diagnostics)
+        return load(sources: sources, filters: filters, writableFormats: writableFormats, preceding: diagnostics)
     }
 
     // MARK: - Texts
 
     /// Reads in-memory texts in the order given; `name` is the file name used in diagnostics.
-    public static func load(sources: [ConfigSource], filters: [String: FilterSchema]) -> Configuration {
-        load(sources: sources, filters: filters, preceding: [])
+    public static func load(
+        sources: [ConfigSource], filters: [String: FilterSchema], writableFormats: Set<ImageFormat>? = nil
+    ) -> Configuration {
+        load(sources: sources, filters: filters, writableFormats: writableFormats, preceding: [])
     }
 
     /// Reads `(name, text)` pairs in the order given.
@@ -122,13 +131,14 @@ public enum ConfigLoader {
     ///     sources: [("10-a.toml", "[variants.bw]\nfilters = [\"grayscale\"]\n")], filters: catalogue)
     /// ```
     public static func load(sources: [(name: String, text: String)], filters: [String: FilterSchema]) -> Configuration {
-        load(sources: sources.map { ConfigSource(name: $0.name, text: $0.text) }, filters: filters, preceding: [])
+        load(sources: sources.map { ConfigSource(name: $0.name, text: $0.text) }, filters: filters, writableFormats: nil, preceding: [])
     }
 
     private static func load(
-        sources: [ConfigSource], filters: [String: FilterSchema], preceding: [Diagnostic]
+        sources: [ConfigSource], filters: [String: FilterSchema], writableFormats: Set<ImageFormat>?,
+        preceding: [Diagnostic]
     ) -> Configuration {
-        var merger = ConfigMerger(catalogue: filters)
+        var merger = ConfigMerger(catalogue: filters, writableFormats: writableFormats)
         var diagnostics = preceding
         for source in sources {
             switch TOMLDocumentReader.read(source.text, file: source.name) {
@@ -149,11 +159,26 @@ public enum ConfigLoader {
             diagnostics: sortedByPlace(diagnostics, fileOrder: order),
             files: sources.map(\.name),
             unresolvedVariants: merger.definitions.keys.filter { resolver.resolved[$0] == nil }.sorted(),
+            unresolvedReasons: resolver.reasons,
             reservedSections: merger.reserved, cacheSettings: cacheSettings,
             httpSourceSettings: httpSourceSettings)
     }
 
     // MARK: - Helpers
+
+    /// "file is not valid UTF-8" at the line of the first byte that is not, naming the byte.
+    private static func invalidUTF8(_ bytes: [UInt8], path: String) -> Diagnostic {
+        var iterator = bytes.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        var offset = 0
+        while case let .valid(scalar) = parser.parseScalar(from: &iterator) {
+            offset += scalar.count
+        }
+        guard offset < bytes.count else { return .error(at: .wholeFile(path), "file is not valid UTF-8") }
+        let line = bytes[..<offset].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+        let hex = String(bytes[offset], radix: 16, uppercase: true)
+        return .error(at: SourceLocation(file: path, line: line), "file is not valid UTF-8 (byte 0x\(hex.count == 1 ? "0" : "")\(hex))")
+    }
 
     private static func failure(_ diagnostic: Diagnostic) -> Configuration {
         Configuration(variants: [], diagnostics: [diagnostic], files: [])

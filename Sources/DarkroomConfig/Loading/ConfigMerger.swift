@@ -16,8 +16,8 @@ struct ConfigMerger {
     private(set) var reserved: [String: [String: ConfigNode]] = [:]
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(catalogue: [String: FilterSchema]) {
-        parser = VariantParser(catalogue: catalogue)
+    init(catalogue: [String: FilterSchema], writableFormats: Set<ImageFormat>? = nil) {
+        parser = VariantParser(catalogue: catalogue, writableFormats: writableFormats)
     }
 
     mutating func add(_ root: ConfigNode) {
@@ -31,7 +31,9 @@ struct ConfigMerger {
                     continue
                 }
                 for (name, node) in section.orderedMembers {
+                    let before = diagnostics.count
                     var definition = parser.parse(name: name, node: node, diagnostics: &diagnostics)
+                    definition.firstError = diagnostics[before...].first(where: \.isError)
                     if let earlier = definitions[name] {
                         definition.overrides = earlier.overrides + [earlier.location]
                     }

@@ -25,6 +25,9 @@ public struct Configuration: Sendable {
     /// Variants that are defined but were left out because of errors (their own, their
     /// base's, a missing base or a cycle), sorted.
     public let unresolvedVariants: [String]
+    /// For each of ``unresolvedVariants``, the error that left it out: its own first error, or
+    /// its base's, the missing base, the cycle or the too-deep chain.
+    public let unresolvedReasons: [String: Diagnostic]
     /// Reserved top-level sections (`caches`, `sources`): section → entry name → value. A later
     /// file's `[caches.NAME]` replaces an earlier one entirely, as for variants.
     public let reservedSections: [String: [String: ConfigNode]]
@@ -35,13 +38,14 @@ public struct Configuration: Sendable {
 
     public init(
         variants: [ResolvedVariant], diagnostics: [Diagnostic], files: [String], unresolvedVariants: [String] = [],
-        reservedSections: [String: [String: ConfigNode]] = [:], cacheSettings: CacheSettings = CacheSettings(),
+        unresolvedReasons: [String: Diagnostic] = [:], reservedSections: [String: [String: ConfigNode]] = [:], cacheSettings: CacheSettings = CacheSettings(),
         httpSourceSettings: HTTPSourceSettings = HTTPSourceSettings()
     ) {
         self.variants = variants.sorted { $0.name < $1.name }
         self.diagnostics = diagnostics
         self.files = files
         self.unresolvedVariants = unresolvedVariants
+        self.unresolvedReasons = unresolvedReasons
         self.reservedSections = reservedSections
         self.cacheSettings = cacheSettings
         self.httpSourceSettings = httpSourceSettings

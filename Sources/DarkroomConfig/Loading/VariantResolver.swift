@@ -22,9 +22,13 @@ struct VariantResolver {
     private(set) var resolved: [String: ResolvedVariant] = [:]
     private(set) var failed: Set<String> = []
     private(set) var diagnostics: [Diagnostic] = []
+    /// For each variant left out, the error that left it out: its own first error, or the one
+    /// of the base, the missing base, the cycle or the depth that made it fail.
+    private(set) var reasons: [String: Diagnostic] = [:]
     /// For each resolved variant, how many variants its chain holds.
     private var depths: [String: Int] = [:]
-    private var reportedDepth = false
+    /// The too-deep chain error, reported once.
+    private var depthDiagnostic: Diagnostic?
 
     init(definitions: [String: VariantDefinition]) {
         self.definitions = definitions
@@ -51,13 +55,13 @@ struct VariantResolver {
                 break
             }
             guard !failed.contains(next), let definition = definitions[next], !definition.hasErrors else {
+                reasons[next] = reasons[next] ?? definitions[next]?.firstError
                 failed.insert(next)
-                return failed.formUnion(walk)
+                return fail(walk, because: reasons[next])
             }
             if onWalk.contains(next) {
                 let members = walk[walk.firstIndex(of: next)!...]
-                reportCycle(Array(members))
-                return failed.formUnion(walk)
+                return fail(walk, because: reportCycle(Array(members)))
             }
             walk.append(next)
             onWalk.insert(next)
@@ -65,8 +69,9 @@ struct VariantResolver {
             guard definitions[base.name] != nil else {
                 let hint = NearestName.suggestion(for: base.name, among: definitions.keys.sorted())
                     .map { " (did you mean '\($0)'?)" } ?? ""
-                diagnostics.append(.error(at: base.location, "base '\(base.name)' is not defined\(hint)"))
-                return failed.formUnion(walk)
+                let missing = Diagnostic.error(at: base.location, "base '\(base.name)' is not defined\(hint)")
+                diagnostics.append(missing)
+                return fail(walk, because: missing)
             }
             next = base.name
         }
@@ -75,7 +80,7 @@ struct VariantResolver {
             let depth = (bottom.flatMap { depths[$0.name] } ?? 0) + 1
             guard depth <= Self.maximumDepth else {
                 reportDepth(of: current, basedOn: bottom?.name ?? "")
-                return failed.formUnion(walk[...index])
+                return fail(walk[...index], because: depthDiagnostic)
             }
             let variant = build(definitions[current]!, on: bottom)
             resolved[current] = variant
@@ -84,13 +89,22 @@ struct VariantResolver {
         }
     }
 
+    /// Marks `names` failed, each for `reason` unless it already has one.
+    private mutating func fail(_ names: some Sequence<String>, because reason: Diagnostic?) {
+        for name in names {
+            failed.insert(name)
+            if reasons[name] == nil { reasons[name] = reason }
+        }
+    }
+
     private mutating func reportDepth(of name: String, basedOn base: String) {
-        guard !reportedDepth, let location = definitions[name]?.base?.location else { return }
-        reportedDepth = true
-        diagnostics.append(.error(
+        guard depthDiagnostic == nil, let location = definitions[name]?.base?.location else { return }
+        let diagnostic = Diagnostic.error(
             at: location,
             "variant '\(name)' is based on a chain of \(Self.maximumDepth) variants already ('\(base)' and its bases); "
-                + "a chain may hold at most \(Self.maximumDepth)"))
+                + "a chain may hold at most \(Self.maximumDepth)")
+        depthDiagnostic = diagnostic
+        diagnostics.append(diagnostic)
     }
 
     private mutating func build(_ definition: VariantDefinition, on base: ResolvedVariant?) -> ResolvedVariant {
@@ -113,11 +127,13 @@ struct VariantResolver {
 
     /// Reports a cycle once: its members are marked failed right after, so no later walk
     /// reaches it again.
-    private mutating func reportCycle(_ members: [String]) {
+    private mutating func reportCycle(_ members: [String]) -> Diagnostic {
         let first = members.indices.min { members[$0] < members[$1] }!
         let rotated = Array(members[first...] + members[..<first])
         let text = (rotated + [rotated[0]]).joined(separator: " → ")
         let location = definitions[rotated[0]]?.base?.location ?? definitions[rotated[0]]!.location
-        diagnostics.append(.error(at: location, "cycle: \(text)"))
+        let diagnostic = Diagnostic.error(at: location, "cycle: \(text)")
+        diagnostics.append(diagnostic)
+        return diagnostic
     }
 }

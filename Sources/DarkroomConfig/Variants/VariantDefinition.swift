@@ -21,6 +21,8 @@ struct VariantDefinition: Sendable {
     var settingLocations: [String: SourceLocation] = [:]
     /// Some part of the definition is wrong; the variant is left out of the configuration.
     var hasErrors = false
+    /// The first error found in the definition itself, when it has any.
+    var firstError: Diagnostic?
     /// Earlier definitions of the same name that this one replaces, oldest first.
     var overrides: [SourceLocation] = []
 

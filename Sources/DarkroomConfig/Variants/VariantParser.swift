@@ -7,9 +7,12 @@ import DarkroomCore
 /// ``Diagnostic`` at the line of the offending key or element.
 struct VariantParser {
     let filterParser: FilterEntryParser
+    /// The formats some encoder writes; `nil` accepts every known format.
+    let writableFormats: Set<ImageFormat>?
 
-    init(catalogue: [String: FilterSchema]) {
+    init(catalogue: [String: FilterSchema], writableFormats: Set<ImageFormat>? = nil) {
         filterParser = FilterEntryParser(catalogue: catalogue)
+        self.writableFormats = writableFormats
     }
 
     /// Every key a variant table may have.
@@ -78,6 +81,11 @@ struct VariantParser {
                 definition.formatIsAuto = true
             } else if let format = ImageFormat(name: text) {
                 definition.encoding.format = format
+                if let writableFormats, !writableFormats.contains(format) {
+                    let writable = ImageFormat.allCases.filter(writableFormats.contains).map(\.rawValue)
+                    return "format '\(text)' cannot be written: no registered encoder writes it "
+                        + "(writable: \(writable.isEmpty ? "none" : writable.joined(separator: ", ")))"
+                }
             } else {
                 let names = ["auto"] + ImageFormat.allCases.map(\.rawValue)
                 let hint = NearestName.suggestion(for: text, among: names).map { " (did you mean '\($0)'?)" } ?? ""

@@ -22,7 +22,8 @@ public enum ColorParser {
         if let named = names[t] { return named }
         guard t.hasPrefix("#") else { return nil }
         let digits = Array(t.dropFirst())
-        guard digits.allSatisfy(\.isHexDigit) else { return nil }
+        // ASCII only: `Character.isHexDigit` also accepts fullwidth forms, which `UInt8(_:radix:)` refuses.
+        guard digits.allSatisfy({ $0.isASCII && $0.isHexDigit }) else { return nil }
         func value(_ chars: ArraySlice<Character>) -> UInt8 { UInt8(String(chars), radix: 16)! }
         switch digits.count {
         case 3, 4:

@@ -2,7 +2,7 @@ import DarkroomCore
 
 // MARK: - overlay
 
-/// `overlay(path, gravity, x, y, opacity)` — draws another image (a watermark, a badge) over
+/// `overlay(path, gravity, x, y, opacity, content)` — draws another image (a watermark, a badge) over
 /// this one with Porter-Duff "over", straight alpha done right: with `s` the overlay's alpha ×
 /// `opacity` and `d` the image's alpha, `alpha = s + d·(1 − s)` and
 /// `colour = (cs·s + cd·d·(1 − s)) / alpha`. Parts falling outside the image are clipped; the
@@ -17,6 +17,8 @@ import DarkroomCore
 /// from an ``Image``, or register ``schema(loadingWith:)`` with a decoder. A path alone does
 /// not pin the pixels (the file may change), so the identifier also carries a digest of them:
 /// `overlay(content=<16 hex digits>,gravity=southeast,opacity=1,path=logo.png,x=0,y=0)`.
+/// The identifier parses back: `content` is an argument too (default `any`), and a digest the
+/// file no longer has is refused when the filter is built.
 ///
 /// ```swift
 /// let mark = try OverlayFilter(overlay: logo, path: "logo.png", gravity: "southeast", x: 16, y: 16, opacity: 0.6)
@@ -40,7 +42,13 @@ public struct OverlayFilter: ImageFilter {
         FilterArgument(
             name: "opacity", kind: .number(0...1), default: .number(1),
             summary: "multiplies the overlay's alpha: 0 = invisible, 1 = as drawn"),
+        FilterArgument(
+            name: "content", kind: .text, default: .text(anyContent),
+            summary: "the digest of the overlay's pixels the identifier shows; when given, the file must still have them"),
     ]
+
+    /// The `content` argument's default: accept whatever pixels the file has.
+    public static let anyContent = "any"
     public static let isIdempotent = false
 
     /// The declaration alone, for validating arguments; its factory cannot load files and
@@ -87,7 +95,15 @@ public struct OverlayFilter: ImageFilter {
     /// ```
     public static func schema(loadingWith load: @escaping @Sendable (String) throws -> Image) -> FilterSchema {
         FilterSchema(name: name, summary: summary, arguments: arguments, isIdempotent: isIdempotent) { arguments in
-            OverlayFilter(overlay: try load(arguments.string("path")), arguments: arguments)
+            let path = arguments.string("path")
+            let filter = OverlayFilter(overlay: try load(path), arguments: arguments)
+            let expected = arguments.string("content")
+            guard expected == anyContent || expected.lowercased() == filter.contentDigest else {
+                throw DarkroomError.invalidArgument(
+                    name: "overlay argument 'content'", value: expected,
+                    expected: "the digest of \(path)'s pixels, which is now \(filter.contentDigest) (the file has changed)")
+            }
+            return filter
         }
     }
 
