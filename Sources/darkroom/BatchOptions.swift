@@ -79,6 +79,7 @@ struct BatchOptions: Equatable {
             let caches = try CommandRegistry.caches(for: configuration, noCache: noCache)
             renderer = CommandRegistry.renderer(caches: caches)
             if found.contains(where: \.isURL) {
+                try CommandRegistry.requireSourceSettings(configuration)
                 pipeline = CommandRegistry.pipeline(for: configuration, targets: targets, caches: caches, jobs: jobs)
             }
         } catch {

@@ -28,6 +28,7 @@ struct CacheOptions: ParsableArguments {
         let (_, configuration) = CommandRegistry.configuration(config)
         let settings = configuration.cacheSettings
         do {
+            if let error = configuration.cacheErrors.first { throw SettingsError(diagnostic: error) }
             return (try RenderCaches(settings: settings), RenderCaches.diskPath(settings: settings, environment: ProcessInfo.processInfo.environment))
         } catch {
             throw CommandFailure.exit(subject: "cache", error)

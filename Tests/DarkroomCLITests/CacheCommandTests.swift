@@ -43,4 +43,34 @@ struct CacheCommandTests {
         let entries = FileManager.default.enumerator(atPath: cache.url.path)?.allObjects.compactMap { $0 as? String }.filter { $0.hasSuffix(".entry") } ?? []
         #expect(entries.isEmpty)
     }
+
+    @Test("a wrong [caches.*] setting stops render, batch and cache with one file:line error, never a crash")
+    func wrongCacheSettings() async throws {
+        let cases = [
+            ("[caches.memory]\ncapacity = 0\n", ":1: [caches.memory] after-purge"),
+            ("[caches.memory]\ncapacity = \"50MB\"\n", ":1: [caches.memory] after-purge"),
+            ("[caches.disk]\nlimit = \"100XB\"\n", ":2: [caches.disk] limit must be a size"),
+            ("[caches.disk]\nmax-age = 0\n", ":2: [caches.disk] max-age must be longer than 0"),
+        ]
+        for (settings, message) in cases {
+            let folder = try TemporaryDirectory()
+            let config = folder.path("filters.d")
+            try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+            try Data("[variants.small]\nfilters = [\"grayscale\"]\nformat = \"png\"\n".utf8).write(to: URL(fileURLWithPath: config + "/10-base.toml"))
+            try Data(settings.utf8).write(to: URL(fileURLWithPath: config + "/50-caches.toml"))
+            let environment = ["DARKROOM_CACHE_DIR": folder.path("cache")]
+            let commands = [
+                ["render", Fixtures.path("gradient.jpg"), "--variant", "small", "--config", config, "-o", folder.path("out.png")],
+                ["batch", Fixtures.path("gradient.jpg"), "--variant", "small", "--config", config, "--out", folder.path("out")],
+                ["cache", "stats", "--config", config],
+            ]
+            for arguments in commands {
+                let outcome = try await CommandRunner.run(arguments, environment: environment)
+                #expect(outcome.status == 1, "\(arguments): \(outcome.stderr)")
+                #expect(outcome.stderr.hasPrefix("darkroom: error: \(config)/50-caches.toml\(message)"), "\(outcome.stderr)")
+                #expect(outcome.stderr.split(separator: "\n").count == 1, "\(outcome.stderr)")
+            }
+            #expect(!FileManager.default.fileExists(atPath: folder.path("out.png")))
+        }
+    }
 }

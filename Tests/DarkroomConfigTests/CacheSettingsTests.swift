@@ -78,4 +78,23 @@ struct CacheSettingsTests {
         let configuration = load("[caches.memory]\ncapacity = \"10MB\"\nafter-purge = \"20MB\"\n")
         #expect(configuration.errors.first?.description.hasPrefix("50-caches.toml:3: ") == true)
     }
+
+    @Test("a wrong setting is listed in cacheErrors and leaves a usable default, never a pair the caches refuse")
+    func wrongSettingsKeepDefaults() {
+        let configuration = load("[caches.memory]\ncapacity = 0\n[caches.disk]\nlimit = \"100XB\"\nmax-age = -5\n")
+        #expect(configuration.cacheErrors.map(\.line) == [1, 4, 5], "\(configuration.cacheErrors)")
+        #expect(configuration.cacheSettings.memory == CacheSettings.Memory())
+        #expect(configuration.cacheSettings.disk?.limit == nil && configuration.cacheSettings.disk?.maxAge == nil)
+        #expect(load("[caches.memory]\ncapacity = \"100MB\"\n").cacheErrors.isEmpty)
+    }
+
+    @Test("a disk limit or max-age of 0 is an error at its line (leave the key out for none)")
+    func zeroBounds() {
+        let configuration = load("[caches.disk]\nlimit = \"0B\"\nmax-age = \"0s\"\n")
+        let lines = configuration.cacheErrors.map(\.description)
+        #expect(lines.count == 2, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("50-caches.toml:2: ") && $0.contains("limit must be more than 0") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("50-caches.toml:3: ") && $0.contains("max-age must be longer than 0") }, "\(lines)")
+        #expect(configuration.cacheSettings.disk?.limit == nil && configuration.cacheSettings.disk?.maxAge == nil)
+    }
 }

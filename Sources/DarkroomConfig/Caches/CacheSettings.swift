@@ -84,6 +84,7 @@ struct CacheSettingsReader {
             diagnostics.append(.error(
                 at: (table["after-purge"] ?? node).location,
                 "[caches.memory] after-purge (\(settings.memory.afterPurge) bytes) must not exceed capacity (\(settings.memory.capacity) bytes)"))
+            settings.memory = CacheSettings.Memory()  // the settings stay a usable pair
         }
     }
 
@@ -97,8 +98,8 @@ struct CacheSettingsReader {
                 } else {
                     diagnostics.append(.error(at: value.location, "[caches.disk] path must be a non-empty string"))
                 }
-            case "limit": disk.limit = size(value, key, "disk")
-            case "max-age": disk.maxAge = duration(value)
+            case "limit": disk.limit = positive(size(value, key, "disk"), value, "limit must be more than 0 bytes")
+            case "max-age": disk.maxAge = positive(duration(value), value, "max-age must be longer than 0 s")
             case "originals":
                 if let flag = value.boolean {
                     disk.storesOriginals = flag
@@ -123,6 +124,13 @@ struct CacheSettingsReader {
                 at: node.location, "[caches.disk] max-age must be a duration such as \"30d\", \"12h\" or a number of seconds"))
         }
         return seconds
+    }
+
+    /// `value` when it is above zero; 0 is an error (leaving the key out means no bound).
+    private mutating func positive<T: Numeric & Comparable>(_ value: T?, _ node: ConfigNode, _ rule: String) -> T? {
+        guard let value, value <= 0 else { return value }
+        diagnostics.append(.error(at: node.location, "[caches.disk] \(rule) (leave it out for none)"))
+        return nil
     }
 
     private mutating func unknownKey(_ key: String, _ node: ConfigNode, known: [String], in table: String) {

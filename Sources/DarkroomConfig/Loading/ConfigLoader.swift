@@ -150,7 +150,8 @@ public enum ConfigLoader {
             files: sources.map(\.name),
             unresolvedVariants: merger.definitions.keys.filter { resolver.resolved[$0] == nil }.sorted(),
             reservedSections: merger.reserved, cacheSettings: cacheSettings,
-            httpSourceSettings: httpSourceSettings)
+            httpSourceSettings: httpSourceSettings, cacheErrors: sortedByPlace(cacheDiagnostics, fileOrder: order).filter(\.isError),
+            sourceErrors: sortedByPlace(sourceDiagnostics, fileOrder: order).filter(\.isError))
     }
 
     // MARK: - Helpers
