@@ -126,4 +126,19 @@ struct URLInputTests {
         #expect(FileManager.default.fileExists(atPath: folder.path("names/thumbnail/gradient.jpg")))
         #expect(FileManager.default.fileExists(atPath: folder.path("names/thumbnail/gradient-2.jpg")))
     }
+
+    @Test("cache purge --source takes a URL spelled as it was rendered (case, default port, fragment)")
+    func purgeURLSpelling() async throws {
+        let spelled = server.url("/image/gradient.jpg?test=purge").replacingOccurrences(of: "http://", with: "HTTP://") + "#top"
+        let cache = ["DARKROOM_CACHE_DIR": folder.path("cache-purge")]
+        let render = try await CommandRunner.run(
+            ["render", spelled, "--variant", "thumbnail", "--config", config, "-o", folder.path("purge.jpg")], environment: cache)
+        #expect(render.status == 0, "\(render.stderr)")
+        let purge = try await CommandRunner.run(["cache", "purge", "--source", spelled, "--config", config], environment: cache)
+        #expect(purge.status == 0, "\(purge.stderr)")
+        #expect(purge.stdout.contains("purged 1 entries"), "\(purge.stdout)")
+        let malformed = try await CommandRunner.run(["cache", "purge", "--source", "http://[bad", "--config", config], environment: cache)
+        #expect(malformed.status == 1)
+        #expect(malformed.stderr.hasPrefix("darkroom: error: http://[bad: not a valid URL"), "\(malformed.stderr)")
+    }
 }
