@@ -141,4 +141,15 @@ struct URLInputTests {
         #expect(malformed.status == 1)
         #expect(malformed.stderr.hasPrefix("darkroom: error: http://[bad: not a valid URL"), "\(malformed.stderr)")
     }
+
+    @Test("a malformed URL in --url-list is named alone in one error line, not with every other input")
+    func malformedURLInList() async throws {
+        let list = folder.path("bad-urls.txt")
+        try Data("# list\n\n\(server.url("/image/gradient.jpg?test=bad-list"))\nhttp://[bad\n".utf8).write(to: URL(fileURLWithPath: list))
+        let outcome = try await run(["batch", "--url-list", list, "--variant", "thumbnail", "--config", config, "--out", folder.path("bad")])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.hasPrefix("darkroom: error: http://[bad: not a valid URL"), "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("test=bad-list"), "\(outcome.stderr)")
+        #expect(outcome.stderr.split(separator: "\n").count == 1, "\(outcome.stderr)")
+    }
 }
