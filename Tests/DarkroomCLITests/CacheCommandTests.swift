@@ -73,4 +73,22 @@ struct CacheCommandTests {
             #expect(!FileManager.default.fileExists(atPath: folder.path("out.png")))
         }
     }
+
+    @Test("cache purge --source finds a deleted file's renders through a symlinked folder")
+    func purgeDeletedThroughSymlink() async throws {
+        let folder = try TemporaryDirectory()
+        let environment = ["DARKROOM_CACHE_DIR": folder.path("cache")]
+        try FileManager.default.createDirectory(atPath: folder.path("real"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.path("link"), withDestinationPath: folder.path("real"))
+        try FileManager.default.copyItem(atPath: Fixtures.path("gradient.jpg"), toPath: folder.path("real/photo.jpg"))
+        let source = folder.path("link/photo.jpg")
+        let render = try await CommandRunner.run(
+            ["render", source, "--variant", "thumbnail", "--config", RenderCommandTests.config, "-o", folder.path("t.jpg")],
+            environment: environment)
+        #expect(render.status == 0, "\(render.stderr)")
+        try FileManager.default.removeItem(atPath: folder.path("real/photo.jpg"))
+        let purge = try await CommandRunner.run(
+            ["cache", "purge", "--source", source, "--config", RenderCommandTests.config], environment: environment)
+        #expect(purge.stdout.contains("purged 1 entries"), "\(purge.stdout) \(purge.stderr)")
+    }
 }
