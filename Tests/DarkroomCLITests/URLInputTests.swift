@@ -152,4 +152,21 @@ struct URLInputTests {
         #expect(!outcome.stderr.contains("test=bad-list"), "\(outcome.stderr)")
         #expect(outcome.stderr.split(separator: "\n").count == 1, "\(outcome.stderr)")
     }
+
+    @Test("credentials written in a URL are not stored in the disk cache, and its purge still finds it")
+    func credentialsNotCached() async throws {
+        let url = server.url("/image/gradient.jpg?test=credentials").replacingOccurrences(of: "http://", with: "http://alice:s3cret@")
+        let cache = ["DARKROOM_CACHE_DIR": folder.path("cache-credentials")]
+        let render = try await CommandRunner.run(
+            ["render", url, "--variant", "thumbnail", "--config", config, "-o", folder.path("credentials.jpg")], environment: cache)
+        #expect(render.status == 0, "\(render.stderr)")
+        let files = FileManager.default.enumerator(atPath: folder.path("cache-credentials"))?.allObjects.compactMap { $0 as? String } ?? []
+        for file in files {
+            let bytes = (try? Data(contentsOf: URL(fileURLWithPath: folder.path("cache-credentials/\(file)")))) ?? Data()
+            #expect(bytes.range(of: Data("s3cret".utf8)) == nil, "\(file) holds the password")
+        }
+        let purge = try await CommandRunner.run(["cache", "purge", "--source", url, "--config", config], environment: cache)
+        #expect(purge.stdout.contains("purged 1 entries"), "\(purge.stdout)")
+        #expect(!purge.stdout.contains("s3cret"), "\(purge.stdout)")
+    }
 }
