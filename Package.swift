@@ -92,7 +92,10 @@ let package = Package(
         .target(name: "DarkroomSources", dependencies: ["DarkroomCore"]),
         .target(
             name: "DarkroomCurl",
-            dependencies: ["DarkroomCore", "CCurlShims", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "DarkroomCore", "CCurlShims", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
 
         // MARK: - Filters

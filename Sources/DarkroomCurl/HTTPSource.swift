@@ -61,10 +61,11 @@ public final class HTTPSource: ImageSource {
         HTTPURL.hasHTTPScheme(location)
     }
 
-    /// The normalised URL: scheme and host lower-case, no default port, no fragment.
+    /// The normalised URL: scheme and host lower-case, no default port, no fragment, and
+    /// credentials written in the URL replaced by their SHA-256 (caches persist keys).
     /// - Throws: ``DarkroomError/fetchFailed(url:status:reason:)`` for a malformed or non-http(s) URL.
     public func key(for location: String) throws -> String {
-        try HTTPURL(location).normalized
+        try HTTPURL(location).key
     }
 
     public func load(_ location: String) async throws -> SourceData {
@@ -84,7 +85,7 @@ public final class HTTPSource: ImageSource {
                 return .notModified(refreshed(cached, from: response.head))
             }
             guard (300..<400).contains(response.status) else {
-                return .loaded(try data(from: response, key: start.normalized, location: location))
+                return .loaded(try data(from: response, key: start.key, location: location))
             }
             guard let target = response.redirectURL, !target.isEmpty else {
                 throw DarkroomError.fetchFailed(
@@ -138,7 +139,7 @@ public final class HTTPSource: ImageSource {
                 if let retryAfter, retryAfter > policy.maxRetryAfter { throw error }
                 let delay = RetryAfter.delay(attempt: attempt, retryAfter: retryAfter, policy: policy)
                 logger.debug("retrying", metadata: [
-                    "url": "\(url.normalized)", "reason": "\(error)", "delay": "\(delay)", "attempt": "\(attempt + 1)",
+                    "url": "\(url.key)", "reason": "\(error)", "delay": "\(delay)", "attempt": "\(attempt + 1)",
                 ])
                 counters.withLock { $0.retries += 1 }
                 do {
@@ -158,7 +159,7 @@ public final class HTTPSource: ImageSource {
         }
         let elapsed = ContinuousClock.now - began
         logger.debug("GET", metadata: [
-            "url": "\(url.normalized)", "status": "\(response.status)", "curl": "\(response.code)",
+            "url": "\(url.key)", "status": "\(response.status)", "curl": "\(response.code)",
             "bytes": "\(response.body.count)", "ip": "\(response.primaryIP)",
             "reused": "\(response.reusedConnection)", "ms": "\(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)",
         ])

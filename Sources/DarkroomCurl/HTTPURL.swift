@@ -1,4 +1,5 @@
 import CCurlShims
+import Crypto
 import DarkroomCore
 
 // MARK: - HTTPURL
@@ -13,6 +14,10 @@ import DarkroomCore
 struct HTTPURL: Sendable, Hashable {
     /// The normalised URL.
     var normalized: String
+    /// ``normalized`` with credentials written in the URL (`user:password@`) replaced by their
+    /// SHA-256: the key caches and logs see. Caches persist keys, so they must not hold a
+    /// password; different credentials still give different keys.
+    var key: String
     /// `http` or `https`.
     var scheme: String
     /// The host, lower-case, without IPv6 brackets.
@@ -49,8 +54,21 @@ struct HTTPURL: Sendable, Hashable {
             throw DarkroomError.fetchFailed(url: text, status: nil, reason: "not a valid URL")
         }
         self.normalized = normalized
+        self.key = Self.withHashedCredentials(handle) ?? normalized
         self.scheme = scheme
         self.host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+    }
+
+    /// The URL in `handle` with its user and password replaced by `sha256-<hex>` of
+    /// `user:password`; `nil` when it has neither.
+    private static func withHashedCredentials(_ handle: OpaquePointer) -> String? {
+        let user = part(handle, CURLUPART_USER), password = part(handle, CURLUPART_PASSWORD)
+        guard user != nil || password != nil else { return nil }
+        let digest = SHA256.hash(data: Array("\(user ?? ""):\(password ?? "")".utf8))
+        let hex = digest.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        _ = ccurl_url_set(handle, CURLUPART_USER, "sha256-" + hex, 0)
+        _ = ccurl_url_set(handle, CURLUPART_PASSWORD, nil, 0)
+        return part(handle, CURLUPART_URL, flags: UInt32(CURLU_NO_DEFAULT_PORT))
     }
 
     /// Whether `text` starts with `http://` or `https://` (any case). Cheap; no parsing.

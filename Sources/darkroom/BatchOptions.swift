@@ -39,6 +39,16 @@ struct BatchOptions: Equatable {
         return nil
     }
 
+    /// The input an error of ``BatchInput/expand(_:key:)`` is about: a malformed URL or a
+    /// refused scheme is named alone, not with every other input (a URL list may hold thousands).
+    static func failedInput(_ error: any Error) -> String? {
+        switch error {
+        case let DarkroomError.fetchFailed(url, _, _): return url
+        case let DarkroomError.invalidArgument("input", value, _): return value
+        default: return nil
+        }
+    }
+
     /// Renders every input's variants into `out`, prints the summary and each failure.
     /// - Throws: `ExitCode(1)` (after printing why) when the configuration, a variant, an
     ///   input list or the caches are unusable, or when any input failed.
@@ -67,7 +77,7 @@ struct BatchOptions: Equatable {
         do {
             found = try localInputs?.get() ?? BatchInput.expand(arguments, key: { try http.key(for: $0) })
         } catch {
-            throw CommandFailure.exit(subject: arguments.joined(separator: " "), error)
+            throw CommandFailure.exit(subject: Self.failedInput(error) ?? arguments.joined(separator: " "), error)
         }
         // --jobs is the number of threads: parallelism across images, none inside one.
         Resampler.maximumThreads = 1
@@ -79,6 +89,7 @@ struct BatchOptions: Equatable {
             let caches = try CommandRegistry.caches(for: configuration, noCache: noCache)
             renderer = CommandRegistry.renderer(caches: caches)
             if found.contains(where: \.isURL) {
+                try CommandRegistry.requireSourceSettings(configuration)
                 pipeline = CommandRegistry.pipeline(for: configuration, targets: targets, caches: caches, jobs: jobs)
             }
         } catch {

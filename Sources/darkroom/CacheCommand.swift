@@ -2,6 +2,8 @@ import ArgumentParser
 import Darkroom
 import DarkroomCache
 import DarkroomConfig
+import DarkroomCore
+import DarkroomCurl
 import FoundationEssentials
 
 // MARK: - darkroom cache
@@ -28,6 +30,7 @@ struct CacheOptions: ParsableArguments {
         let (_, configuration) = CommandRegistry.configuration(config)
         let settings = configuration.cacheSettings
         do {
+            if let error = configuration.cacheErrors.first { throw SettingsError(diagnostic: error) }
             return (try RenderCaches(settings: settings), RenderCaches.diskPath(settings: settings, environment: ProcessInfo.processInfo.environment))
         } catch {
             throw CommandFailure.exit(subject: "cache", error)
@@ -83,7 +86,7 @@ struct CachePurgeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "purge",
         abstract: "Remove every cached render, or with --source every render of one source.",
-        discussion: "A file source is named by its path (as given to render or batch); a URL as written.")
+        discussion: "A file source is named by its path (as given to render or batch); a URL in any spelling of it.")
 
     @OptionGroup var options: CacheOptions
 
@@ -97,7 +100,7 @@ struct CachePurgeCommand: ParsableCommand {
             return
         }
         if let source {
-            let key = source.contains("://") ? source : SourceReference.absolutePath(source)
+            let key = try purgeKey(source)
             let removed = disk.removeAll(forSource: key) + caches.memory.removeAll(forSource: key)
             print("purged \(removed) entries of \(key)")
         } else {
@@ -105,6 +108,19 @@ struct CachePurgeCommand: ParsableCommand {
             disk.removeAll()
             caches.memory.removeAll()
             print("purged \(before) entries")
+        }
+    }
+
+    /// The key renders of `source` are cached under: an http(s) URL in the HTTP source's
+    /// normalised form (as `render` and `batch` key it), a path absolute and symlink-free.
+    private func purgeKey(_ source: String) throws -> String {
+        guard BatchInput.isURL(source) else {
+            return source.contains("://") ? source : SourceReference.absolutePath(source)
+        }
+        do {
+            return try HTTPSource().key(for: source)
+        } catch {
+            throw CommandFailure.exit(subject: source, error)
         }
     }
 }

@@ -15,8 +15,18 @@ enum CommandRegistry {
     }()
 
     /// The caches the configuration asks for, or none with `noCache` (for measuring).
+    /// - Throws: ``SettingsError`` for the first error in `[caches.*]`: caches are not opened
+    ///   with settings other than the ones written.
     static func caches(for configuration: Configuration, noCache: Bool) throws -> RenderCaches? {
-        noCache ? nil : try RenderCaches(settings: configuration.cacheSettings)
+        if noCache { return nil }
+        if let error = configuration.cacheErrors.first { throw SettingsError(diagnostic: error) }
+        return try RenderCaches(settings: configuration.cacheSettings)
+    }
+
+    /// Refuses to fetch URLs with settings other than the ones written.
+    /// - Throws: ``SettingsError`` for the first error in `[sources.*]`.
+    static func requireSourceSettings(_ configuration: Configuration) throws {
+        if let error = configuration.sourceErrors.first { throw SettingsError(diagnostic: error) }
     }
 
     /// A renderer going through `caches`, or straight to work without them.
@@ -44,4 +54,13 @@ enum CommandRegistry {
     static func configuration(_ explicit: String?) -> (ConfigLocation, Configuration) {
         ConfigurationPrefetch.configuration(explicit)
     }
+}
+
+// MARK: - SettingsError
+
+/// An error in the configuration's `[caches.*]` or `[sources.*]` settings that a command needs:
+/// printed as `darkroom: error: file:line: message`, whatever the command was working on.
+struct SettingsError: Error, CustomStringConvertible {
+    var diagnostic: Diagnostic
+    var description: String { diagnostic.description }
 }

@@ -81,6 +81,8 @@ enum CommandFailure {
         switch error {
         case let DarkroomError.io(path, detail):
             line = "darkroom: error: \(shown(path)): \(detail)"
+        case let error as SettingsError:
+            line = "darkroom: error: \(error)"
         default:
             line = "darkroom: error: \(shown(subject)): \(error)"
         }

@@ -99,6 +99,7 @@ struct RenderCommand: ParsableCommand {
         try BatchInput.refuseOtherSchemes(source)
         let rendered: [(name: String, bytes: [UInt8], format: ImageFormat, cached: String?)]
         if BatchInput.isURL(source) {
+            try CommandRegistry.requireSourceSettings(configuration)
             let caches = try CommandRegistry.caches(for: configuration, noCache: noCache)
             let pipeline = CommandRegistry.pipeline(for: configuration, targets: targets, caches: caches, jobs: 1)
             let names = targets.map(\.name)

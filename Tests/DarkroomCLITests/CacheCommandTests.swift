@@ -44,14 +44,51 @@ struct CacheCommandTests {
         #expect(entries.isEmpty)
     }
 
-    @Test("a config whose [caches.memory] has an error still renders --filter chains, without a crash")
-    func brokenMemoryCacheSettings() async throws {
-        let cache = try TemporaryDirectory()
+    @Test("a wrong [caches.*] setting stops render, batch and cache with one file:line error, never a crash")
+    func wrongCacheSettings() async throws {
+        let cases = [
+            ("[caches.memory]\ncapacity = -1\n", ":2: [caches.memory] capacity must be a size"),
+            ("[caches.memory]\ncapacity = \"10MB\"\nafter-purge = \"20MB\"\n", ":3: [caches.memory] after-purge"),
+            ("[caches.disk]\nlimit = \"100XB\"\n", ":2: [caches.disk] limit must be a size"),
+            ("[caches.disk]\nmax-age = 0\n", ":2: [caches.disk] max-age must be longer than 0"),
+        ]
+        for (settings, message) in cases {
+            let folder = try TemporaryDirectory()
+            let config = folder.path("filters.d")
+            try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+            try Data("[variants.small]\nfilters = [\"grayscale\"]\nformat = \"png\"\n".utf8).write(to: URL(fileURLWithPath: config + "/10-base.toml"))
+            try Data(settings.utf8).write(to: URL(fileURLWithPath: config + "/50-caches.toml"))
+            let environment = ["DARKROOM_CACHE_DIR": folder.path("cache")]
+            let commands = [
+                ["render", Fixtures.path("gradient.jpg"), "--variant", "small", "--config", config, "-o", folder.path("out.png")],
+                ["batch", Fixtures.path("gradient.jpg"), "--variant", "small", "--config", config, "--out", folder.path("out")],
+                ["cache", "stats", "--config", config],
+            ]
+            for arguments in commands {
+                let outcome = try await CommandRunner.run(arguments, environment: environment)
+                #expect(outcome.status == 1, "\(arguments): \(outcome.stderr)")
+                #expect(outcome.stderr.hasPrefix("darkroom: error: \(config)/50-caches.toml\(message)"), "\(outcome.stderr)")
+                #expect(outcome.stderr.split(separator: "\n").count == 1, "\(outcome.stderr)")
+            }
+            #expect(!FileManager.default.fileExists(atPath: folder.path("out.png")))
+        }
+    }
+
+    @Test("cache purge --source finds a deleted file's renders through a symlinked folder")
+    func purgeDeletedThroughSymlink() async throws {
         let folder = try TemporaryDirectory()
-        try Data("[caches.memory]\ncapacity = \"10MB\"\nafter-purge = \"20MB\"\n".utf8).write(to: folder.url.appendingPathComponent("50-caches.toml"))
-        let outcome = try await CommandRunner.run(
-            ["render", Fixtures.path("gradient.jpg"), "--filter", "grayscale", "--config", folder.url.path, "-o", folder.path("g.png")],
-            environment: ["DARKROOM_CACHE_DIR": cache.url.path])
-        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let environment = ["DARKROOM_CACHE_DIR": folder.path("cache")]
+        try FileManager.default.createDirectory(atPath: folder.path("real"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.path("link"), withDestinationPath: folder.path("real"))
+        try FileManager.default.copyItem(atPath: Fixtures.path("gradient.jpg"), toPath: folder.path("real/photo.jpg"))
+        let source = folder.path("link/photo.jpg")
+        let render = try await CommandRunner.run(
+            ["render", source, "--variant", "thumbnail", "--config", RenderCommandTests.config, "-o", folder.path("t.jpg")],
+            environment: environment)
+        #expect(render.status == 0, "\(render.stderr)")
+        try FileManager.default.removeItem(atPath: folder.path("real/photo.jpg"))
+        let purge = try await CommandRunner.run(
+            ["cache", "purge", "--source", source, "--config", RenderCommandTests.config], environment: environment)
+        #expect(purge.stdout.contains("purged 1 entries"), "\(purge.stdout) \(purge.stderr)")
     }
 }

@@ -126,4 +126,47 @@ struct URLInputTests {
         #expect(FileManager.default.fileExists(atPath: folder.path("names/thumbnail/gradient.jpg")))
         #expect(FileManager.default.fileExists(atPath: folder.path("names/thumbnail/gradient-2.jpg")))
     }
+
+    @Test("cache purge --source takes a URL spelled as it was rendered (case, default port, fragment)")
+    func purgeURLSpelling() async throws {
+        let spelled = server.url("/image/gradient.jpg?test=purge").replacingOccurrences(of: "http://", with: "HTTP://") + "#top"
+        let cache = ["DARKROOM_CACHE_DIR": folder.path("cache-purge")]
+        let render = try await CommandRunner.run(
+            ["render", spelled, "--variant", "thumbnail", "--config", config, "-o", folder.path("purge.jpg")], environment: cache)
+        #expect(render.status == 0, "\(render.stderr)")
+        let purge = try await CommandRunner.run(["cache", "purge", "--source", spelled, "--config", config], environment: cache)
+        #expect(purge.status == 0, "\(purge.stderr)")
+        #expect(purge.stdout.contains("purged 1 entries"), "\(purge.stdout)")
+        let malformed = try await CommandRunner.run(["cache", "purge", "--source", "http://[bad", "--config", config], environment: cache)
+        #expect(malformed.status == 1)
+        #expect(malformed.stderr.hasPrefix("darkroom: error: http://[bad: not a valid URL"), "\(malformed.stderr)")
+    }
+
+    @Test("a malformed URL in --url-list is named alone in one error line, not with every other input")
+    func malformedURLInList() async throws {
+        let list = folder.path("bad-urls.txt")
+        try Data("# list\n\n\(server.url("/image/gradient.jpg?test=bad-list"))\nhttp://[bad\n".utf8).write(to: URL(fileURLWithPath: list))
+        let outcome = try await run(["batch", "--url-list", list, "--variant", "thumbnail", "--config", config, "--out", folder.path("bad")])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.hasPrefix("darkroom: error: http://[bad: not a valid URL"), "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("test=bad-list"), "\(outcome.stderr)")
+        #expect(outcome.stderr.split(separator: "\n").count == 1, "\(outcome.stderr)")
+    }
+
+    @Test("credentials written in a URL are not stored in the disk cache, and its purge still finds it")
+    func credentialsNotCached() async throws {
+        let url = server.url("/image/gradient.jpg?test=credentials").replacingOccurrences(of: "http://", with: "http://alice:s3cret@")
+        let cache = ["DARKROOM_CACHE_DIR": folder.path("cache-credentials")]
+        let render = try await CommandRunner.run(
+            ["render", url, "--variant", "thumbnail", "--config", config, "-o", folder.path("credentials.jpg")], environment: cache)
+        #expect(render.status == 0, "\(render.stderr)")
+        let files = FileManager.default.enumerator(atPath: folder.path("cache-credentials"))?.allObjects.compactMap { $0 as? String } ?? []
+        for file in files {
+            let bytes = (try? Data(contentsOf: URL(fileURLWithPath: folder.path("cache-credentials/\(file)")))) ?? Data()
+            #expect(bytes.range(of: Data("s3cret".utf8)) == nil, "\(file) holds the password")
+        }
+        let purge = try await CommandRunner.run(["cache", "purge", "--source", url, "--config", config], environment: cache)
+        #expect(purge.stdout.contains("purged 1 entries"), "\(purge.stdout)")
+        #expect(!purge.stdout.contains("s3cret"), "\(purge.stdout)")
+    }
 }

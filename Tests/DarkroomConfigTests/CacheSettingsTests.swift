@@ -81,21 +81,30 @@ struct CacheSettingsTests {
         #expect(configuration.cacheSettings.memory.afterPurge == 10 * 1024 * 1024)
     }
 
-    @Test("a disk limit or max-age of zero is an error at its line, not a failure of every render")
-    func zeroDiskSettings() {
-        let configuration = load("[caches.disk]\nlimit = \"0\"\nmax-age = \"0s\"\n")
-        #expect(printed(configuration) == [
-            "50-caches.toml:2: [caches.disk] limit must be a size such as \"100MB\" or a number of bytes, more than 0",
-            "50-caches.toml:3: [caches.disk] max-age must be a duration such as \"30d\", \"12h\" or a number of seconds, more than 0",
-        ])
-        #expect(configuration.cacheSettings.disk?.limit == nil && configuration.cacheSettings.disk?.maxAge == nil)
-    }
-
     @Test("a capacity below 60 MB alone is valid: after-purge defaults to 60 % of it")
     func smallCapacityAlone() {
         let configuration = load("[caches.memory]\ncapacity = \"10MB\"\n")
         #expect(configuration.diagnostics.isEmpty, "\(configuration.diagnostics)")
         #expect(configuration.cacheSettings.memory.afterPurge == 6 * 1024 * 1024)
         #expect(load("[caches.memory]\ncapacity = \"1GB\"\n").cacheSettings.memory.afterPurge == 60 * 1024 * 1024)
+    }
+
+    @Test("a wrong setting is listed in cacheErrors and leaves a usable default, never a pair the caches refuse")
+    func wrongSettingsKeepDefaults() {
+        let configuration = load("[caches.memory]\ncapacity = -1\n[caches.disk]\nlimit = \"100XB\"\nmax-age = -5\n")
+        #expect(configuration.cacheErrors.map(\.line) == [2, 4, 5], "\(configuration.cacheErrors)")
+        #expect(configuration.cacheSettings.memory == CacheSettings.Memory())
+        #expect(configuration.cacheSettings.disk?.limit == nil && configuration.cacheSettings.disk?.maxAge == nil)
+        #expect(load("[caches.memory]\ncapacity = \"100MB\"\n").cacheErrors.isEmpty)
+    }
+
+    @Test("a disk limit or max-age of 0 is an error at its line (leave the key out for none)")
+    func zeroBounds() {
+        let configuration = load("[caches.disk]\nlimit = \"0B\"\nmax-age = \"0s\"\n")
+        let lines = configuration.cacheErrors.map(\.description)
+        #expect(lines.count == 2, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("50-caches.toml:2: ") && $0.contains("limit must be more than 0") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("50-caches.toml:3: ") && $0.contains("max-age must be longer than 0") }, "\(lines)")
+        #expect(configuration.cacheSettings.disk?.limit == nil && configuration.cacheSettings.disk?.maxAge == nil)
     }
 }

@@ -44,6 +44,16 @@ struct HTTPSourceLoadingTests {
         #expect(throws: DarkroomError.self) { try source.key(for: "http://") }
     }
 
+    @Test("keys never hold the credentials of a URL (caches persist keys), yet tell credentials apart")
+    func keysHideCredentials() throws {
+        let key = try source.key(for: "http://alice:s3cret@Example.com/a.jpg")
+        #expect(!key.contains("s3cret") && !key.contains("alice"), "\(key)")
+        #expect(key.hasPrefix("http://") && key.hasSuffix("@example.com/a.jpg"), "\(key)")
+        #expect(try source.key(for: "http://alice:s3cret@example.com:80/a.jpg#x") == key)
+        #expect(try source.key(for: "http://alice:other@example.com/a.jpg") != key)
+        #expect(try source.key(for: "http://example.com/a.jpg") == "http://example.com/a.jpg")
+    }
+
     @Test("no-store and no Cache-Control are carried into SourceData")
     func cacheControlFromServer() async throws {
         let noStore = try await source.load(server.url("/image/gradient-rgb.png?no-store=1"))

@@ -120,7 +120,11 @@ public final class LoopbackHTTPServer: Sendable {
 
     deinit {
         process.terminate()
-        process.waitUntilExit()
+        // Not waitUntilExit(): when many children end at once, Foundation on Linux can miss one
+        // exit (the server stays an unreaped zombie) and that wait never returns, hanging the
+        // whole test run. Wait a bounded time instead; the zombie goes with the test process.
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
     }
 
     /// `http://127.0.0.1:PORT` followed by `path` (which starts with `/`).

@@ -1,5 +1,6 @@
 import DarkroomCache
 import DarkroomConfig
+import DarkroomCore
 import FoundationEssentials
 import Glibc
 
@@ -23,8 +24,15 @@ public struct RenderCaches: Sendable {
     public let memory: EncodedImageMemoryCache
     public let disk: DiskCache?
 
-    /// - Throws: ``DarkroomError`` when the disk cache folder cannot be created.
+    /// - Throws: ``DarkroomError`` when the memory settings are not `0 ≤ afterPurge ≤ capacity`
+    ///   or the disk cache folder cannot be created.
     public init(settings: CacheSettings, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        let (capacity, afterPurge) = (settings.memory.capacity, settings.memory.afterPurge)
+        guard afterPurge >= 0, capacity >= afterPurge else {
+            throw DarkroomError.invalidArgument(
+                name: "[caches.memory] after-purge", value: "\(afterPurge)",
+                expected: "a size from 0 to capacity (\(capacity) bytes)")
+        }
         memory = EncodedImageMemoryCache(
             memoryCapacity: settings.memory.capacity, preferredMemoryUsageAfterPurge: settings.memory.afterPurge)
         guard let path = Self.diskPath(settings: settings, environment: environment) else {

@@ -48,8 +48,16 @@ public struct SourceReference: Sendable {
         SourceReference(key: key, fingerprint: "sha256:" + CacheKey.sha256Hex(bytes: bytes)) { bytes }
     }
 
-    /// The absolute, symlink-free form of a path (the form file sources are keyed by).
+    /// The absolute, symlink-free form of a path (the form file sources are keyed by). For a
+    /// file that no longer exists (purging a deleted source's renders) the folders it was in are
+    /// still resolved, as far as they exist.
     public static func absolutePath(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        let folder = url.deletingLastPathComponent().path
+        guard access(url.path, F_OK) != 0, folder != url.path, !url.lastPathComponent.isEmpty else {
+            return url.resolvingSymlinksInPath().path
+        }
+        let resolvedFolder = absolutePath(folder)
+        return (resolvedFolder.hasSuffix("/") ? resolvedFolder : resolvedFolder + "/") + url.lastPathComponent
     }
 }

@@ -92,8 +92,7 @@ struct CacheSettingsReader {
             diagnostics.append(.error(
                 at: (table["after-purge"] ?? node).location,
                 "[caches.memory] after-purge (\(settings.memory.afterPurge) bytes) must not exceed capacity (\(settings.memory.capacity) bytes)"))
-            // Reported; the settings stay usable (a memory cache refuses after-purge > capacity).
-            settings.memory.afterPurge = settings.memory.capacity
+            settings.memory.afterPurge = settings.memory.capacity  // reported; the pair stays usable
         }
     }
 
@@ -107,8 +106,8 @@ struct CacheSettingsReader {
                 } else {
                     diagnostics.append(.error(at: value.location, "[caches.disk] path must be a non-empty string"))
                 }
-            case "limit": disk.limit = size(value, key, "disk", positive: true)
-            case "max-age": disk.maxAge = duration(value)
+            case "limit": disk.limit = positive(size(value, key, "disk"), value, "limit must be more than 0 bytes")
+            case "max-age": disk.maxAge = positive(duration(value), value, "max-age must be longer than 0 s")
             case "originals":
                 if let flag = value.boolean {
                     disk.storesOriginals = flag
@@ -128,15 +127,18 @@ struct CacheSettingsReader {
         } else if let text = node.string {
             seconds = ConfigQuantity.seconds(text)
         }
-        // The disk cache refuses an age of 0: nothing could ever be served.
-        guard let seconds, seconds > 0 else {
+        if seconds == nil {
             diagnostics.append(.error(
-                at: node.location,
-                "[caches.disk] max-age must be a duration such as \"30d\", \"12h\" or a number of seconds"
-                    + (seconds == nil ? "" : ", more than 0")))
-            return nil
+                at: node.location, "[caches.disk] max-age must be a duration such as \"30d\", \"12h\" or a number of seconds"))
         }
         return seconds
+    }
+
+    /// `value` when it is above zero; 0 is an error (leaving the key out means no bound).
+    private mutating func positive<T: Numeric & Comparable>(_ value: T?, _ node: ConfigNode, _ rule: String) -> T? {
+        guard let value, value <= 0 else { return value }
+        diagnostics.append(.error(at: node.location, "[caches.disk] \(rule) (leave it out for none)"))
+        return nil
     }
 
     private mutating func unknownKey(_ key: String, _ node: ConfigNode, known: [String], in table: String) {
@@ -145,19 +147,16 @@ struct CacheSettingsReader {
             at: node.location, "unknown key '\(key)' in [caches.\(table)]\(hint); known keys: \(known.joined(separator: ", "))"))
     }
 
-    /// The size `node` gives, or `nil` after a diagnostic; `positive` refuses 0 (the disk limit).
-    private mutating func size(_ node: ConfigNode, _ key: String, _ table: String, positive: Bool = false) -> Int? {
+    private mutating func size(_ node: ConfigNode, _ key: String, _ table: String) -> Int? {
         var parsed: Int?
         if let integer = node.integer, integer >= 0 {
             parsed = integer
         } else if let text = node.string {
             parsed = ConfigQuantity.bytes(text)
         }
-        guard let parsed, !positive || parsed > 0 else {
+        if parsed == nil {
             diagnostics.append(.error(
-                at: node.location,
-                "[caches.\(table)] \(key) must be a size such as \"100MB\" or a number of bytes" + (parsed == nil ? "" : ", more than 0")))
-            return nil
+                at: node.location, "[caches.\(table)] \(key) must be a size such as \"100MB\" or a number of bytes"))
         }
         return parsed
     }

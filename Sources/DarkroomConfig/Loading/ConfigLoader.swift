@@ -161,7 +161,8 @@ public enum ConfigLoader {
             unresolvedVariants: merger.definitions.keys.filter { resolver.resolved[$0] == nil }.sorted(),
             unresolvedReasons: resolver.reasons,
             reservedSections: merger.reserved, cacheSettings: cacheSettings,
-            httpSourceSettings: httpSourceSettings)
+            httpSourceSettings: httpSourceSettings, cacheErrors: sortedByPlace(cacheDiagnostics, fileOrder: order).filter(\.isError),
+            sourceErrors: sortedByPlace(sourceDiagnostics, fileOrder: order).filter(\.isError))
     }
 
     // MARK: - Helpers

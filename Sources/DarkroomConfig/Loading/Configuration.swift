@@ -35,11 +35,18 @@ public struct Configuration: Sendable {
     public let cacheSettings: CacheSettings
     /// The `[sources.http]` settings (defaults where not given).
     public let httpSourceSettings: HTTPSourceSettings
+    /// The errors of the `[caches.*]` sections (also in ``diagnostics``). Where a value was
+    /// wrong, ``cacheSettings`` holds the default instead: check this before opening caches.
+    public let cacheErrors: [Diagnostic]
+    /// The errors of the `[sources.*]` sections (also in ``diagnostics``). Where a value was
+    /// wrong, ``httpSourceSettings`` holds the default instead: check this before fetching.
+    public let sourceErrors: [Diagnostic]
 
     public init(
         variants: [ResolvedVariant], diagnostics: [Diagnostic], files: [String], unresolvedVariants: [String] = [],
-        unresolvedReasons: [String: Diagnostic] = [:], reservedSections: [String: [String: ConfigNode]] = [:], cacheSettings: CacheSettings = CacheSettings(),
-        httpSourceSettings: HTTPSourceSettings = HTTPSourceSettings()
+        unresolvedReasons: [String: Diagnostic] = [:], reservedSections: [String: [String: ConfigNode]] = [:],
+        cacheSettings: CacheSettings = CacheSettings(), httpSourceSettings: HTTPSourceSettings = HTTPSourceSettings(),
+        cacheErrors: [Diagnostic] = [], sourceErrors: [Diagnostic] = []
     ) {
         self.variants = variants.sorted { $0.name < $1.name }
         self.diagnostics = diagnostics
@@ -49,6 +56,8 @@ public struct Configuration: Sendable {
         self.reservedSections = reservedSections
         self.cacheSettings = cacheSettings
         self.httpSourceSettings = httpSourceSettings
+        self.cacheErrors = cacheErrors
+        self.sourceErrors = sourceErrors
     }
 
     /// A configuration with nothing in it.
