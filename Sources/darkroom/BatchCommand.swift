@@ -76,7 +76,8 @@ struct ProgressDisplay: Sendable {
         } else {
             let cached = progress.cached > 0 ? " (\(progress.cached) from cache)" : ""
             let status = progress.error == nil ? "ok, \(progress.outputs.count) files\(cached)" : "failed"
-            print("[\(progress.finished)/\(progress.total)] \(progress.input): \(status)")
+            print(CommandFailure.escapingControlCharacters(
+                "[\(progress.finished)/\(progress.total)] \(CommandFailure.shown(progress.input)): \(status)"))
         }
     }
 

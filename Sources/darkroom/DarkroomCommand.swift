@@ -73,20 +73,21 @@ struct DarkroomCommand: ParsableCommand {
 
 /// Prints `darkroom: error: SUBJECT: reason` on stderr and exits with status 1.
 ///
-/// The line is shown safely: a URL's user name and password are replaced by `***`, and control
-/// characters (from a binary file named where text was expected) are escaped.
+/// The line is shown safely: the user name and password of every URL in it (the subject, or a
+/// redirect target in the reason) are replaced by `***`, and control characters (from a binary
+/// file named where text was expected) are escaped.
 enum CommandFailure {
     static func exit(subject: String, _ error: any Error) -> ExitCode {
         let line: String
         switch error {
         case let DarkroomError.io(path, detail):
-            line = "darkroom: error: \(shown(path)): \(detail)"
+            line = "darkroom: error: \(path): \(detail)"
         case let error as SettingsError:
             line = "darkroom: error: \(error)"
         default:
-            line = "darkroom: error: \(shown(subject)): \(error)"
+            line = "darkroom: error: \(subject): \(error)"
         }
-        StandardError.write(escapingControlCharacters(line) + "\n")
+        StandardError.write(escapingControlCharacters(shown(line)) + "\n")
         return ExitCode(1)
     }
 

@@ -99,6 +99,21 @@ struct URLInputTests {
         #expect(render.stderrLines == ["darkroom: error: \(missing): HTTP 404 Not Found"])
     }
 
+    @Test("credentials in a refused redirect target and in batch progress lines are hidden")
+    func credentialsHiddenInRedirectsAndProgress() async throws {
+        let redirect = server.url("/redirect?to=ftp://bob:hunter2@example.com/a.jpg&test=redirect-credentials")
+        let render = try await run(["render", redirect, "--variant", "thumbnail", "--config", config, "-o", folder.path("r.jpg")])
+        #expect(render.status == 1)
+        #expect(render.stderr.contains("redirect to ftp://***@example.com/a.jpg refused"), "\(render.stderr)")
+        #expect(!render.stderr.contains("hunter2"), "\(render.stderr)")
+
+        let image = server.url("/image/gradient.jpg?test=progress-credentials").replacingOccurrences(of: "http://", with: "http://bob:hunter2@")
+        let batch = try await run(["batch", image, "--variant", "thumbnail", "--config", config, "--out", folder.path("progress"), "--no-cache"])
+        #expect(batch.status == 0, "\(batch.stderr)")
+        #expect(batch.stdout.contains("http://***@127.0.0.1"), "\(batch.stdout)")
+        #expect(!batch.stdout.contains("hunter2") && !batch.stderr.contains("hunter2"), "\(batch.stdout)")
+    }
+
     @Test("without allow-private-networks a loopback URL is refused with a message saying how to allow it")
     func privateNetworksRefused() async throws {
         let url = server.url("/image/gradient.jpg?test=private")
