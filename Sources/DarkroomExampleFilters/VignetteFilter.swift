@@ -4,7 +4,8 @@ import DarkroomCore
 
 /// Darkens the image towards its corners, like a lens vignette: pixels inside `radius`
 /// (a fraction of the half-diagonal) are untouched; beyond it they fade smoothly towards
-/// `color` by up to `strength` at the corners. Alpha is untouched.
+/// `color` by up to `strength` at the corners, scaled by the colour's own alpha (a transparent
+/// colour changes nothing). The image's alpha is untouched.
 ///
 /// An example of a third-party filter: it lives outside Darkroom's own modules, declares its
 /// arguments as data, and is registered by ``ExampleFilters/register(in:)``.
@@ -25,7 +26,7 @@ public struct VignetteFilter: DeclaredFilter {
             summary: "where the fade starts, as a fraction of the half-diagonal"),
         FilterArgument(
             name: "color", kind: .color, default: .color(RGBA(r: 0, g: 0, b: 0)),
-            summary: "the colour the corners fade to"),
+            summary: "the colour the corners fade to (its alpha scales the fade)"),
     ]
     public static let isIdempotent = false
 
@@ -39,6 +40,7 @@ public struct VignetteFilter: DeclaredFilter {
         let strength = arguments.double("strength"), radius = arguments.double("radius")
         let color = arguments.color("color")
         let target = [Double(color.r), Double(color.g), Double(color.b)]
+        let opacity = Double(color.a) / 255
         let w = image.width, h = image.height
         let cx = Double(w) / 2, cy = Double(h) / 2
         let halfDiagonal = (cx * cx + cy * cy).squareRoot()
@@ -51,7 +53,7 @@ public struct VignetteFilter: DeclaredFilter {
                         let distance = (dx * dx + dy * dy).squareRoot() / halfDiagonal
                         let t = radius >= 1 ? 0 : max(0, min(1, (distance - radius) / (1 - radius)))
                         // Smoothstep, so the fade has no visible edge.
-                        let amount = strength * t * t * (3 - 2 * t)
+                        let amount = strength * opacity * t * t * (3 - 2 * t)
                         let i = (y * w + x) * 4
                         for c in 0..<3 {
                             let value = Double(src[i + c]) * (1 - amount) + target[c] * amount

@@ -71,4 +71,16 @@ struct VignetteFilterTests {
         #expect(zip(stride(from: 3, to: image.pixels.count, by: 4), stride(from: 3, to: image.pixels.count, by: 4))
             .allSatisfy { image.pixels[$0.0] == strong.pixels[$0.1] })
     }
+
+    @Test("the colour's alpha scales the fade: transparent changes nothing, half-transparent fades half as far")
+    func colorAlpha() throws {
+        let white = Image(width: 41, height: 41, hasAlpha: false) { $0.initialize(repeating: 255) }
+        let transparent = try VignetteFilter.make([("strength", .number(1)), ("color", .text("#00000000"))])
+        #expect(try transparent.apply(to: white) == white)
+        let opaque = try VignetteFilter.make([("strength", .number(1))]).apply(to: white).pixel(x: 0, y: 0)
+        let half = try VignetteFilter.make([("strength", .number(1)), ("color", .text("#00000080"))])
+            .apply(to: white).pixel(x: 0, y: 0)
+        let expected = 255 - (255 - Double(opaque.r)) * 128 / 255
+        #expect(abs(Double(half.r) - expected) <= 1, "\(half) vs \(expected)")
+    }
 }
