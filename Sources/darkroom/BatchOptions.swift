@@ -50,13 +50,20 @@ struct BatchOptions: Equatable {
     }
 
     /// Renders every input's variants into `out`, prints the summary and each failure.
-    /// - Throws: `ExitCode(1)` (after printing why) when the configuration, a variant, an
-    ///   input list or the caches are unusable, or when any input failed.
+    /// - Throws: `ExitCode(1)` (after printing why) when `out` is a file, the configuration, a
+    ///   variant, an input list or the caches are unusable, or when any input failed.
     func run() throws {
+        var status = stat()
+        if stat(out, &status) == 0, status.st_mode & S_IFMT != S_IFDIR {
+            throw CommandFailure.exit(subject: out, DarkroomError.io(path: out, detail: "--out names a file, not a folder"))
+        }
         // Files and folders do not depend on the configuration: find them while it loads on
         // the prefetch thread. Any error is reported where it always was, after the variants.
+        // Folder walks skip the output folders, so outputs written inside an input folder are
+        // not the next run's inputs.
+        let outputFolders = BatchInput.outputFolders(out, variants: variants)
         let localInputs: Result<[BatchInput], any Error>? = urlList == nil && !inputs.contains(where: BatchInput.isURL)
-            ? Result { try BatchInput.expand(inputs) } : nil
+            ? Result { try BatchInput.expand(inputs, skipping: outputFolders) } : nil
         let (location, configuration) = CommandRegistry.configuration(config)
         let targets: [RenderTarget]
         let found: [BatchInput]
@@ -75,7 +82,8 @@ struct BatchOptions: Equatable {
         }
         let http = HTTPSource(settings: configuration.httpSourceSettings)
         do {
-            found = try localInputs?.get() ?? BatchInput.expand(arguments, key: { try http.key(for: $0) })
+            found = try localInputs?.get()
+                ?? BatchInput.expand(arguments, key: { try http.key(for: $0) }, skipping: outputFolders)
         } catch {
             throw CommandFailure.exit(subject: Self.failedInput(error) ?? arguments.joined(separator: " "), error)
         }

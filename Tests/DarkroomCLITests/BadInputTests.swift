@@ -130,6 +130,18 @@ struct BadInputTests {
         }
     }
 
+    @Test("a batch whose --out is a file fails once, naming it, before rendering anything")
+    func batchOutIsAFile() async throws {
+        let folder = try TemporaryDirectory()
+        try Data("not a folder".utf8).write(to: URL(fileURLWithPath: folder.path("out")))
+        let outcome = try await CommandRunner.run([
+            "batch", Fixtures.path("gradient.jpg"), Fixtures.path("gradient-rgb.png"), "--variant", "thumbnail",
+            "--out", folder.path("out"), "--no-cache",
+        ])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderrLines == ["darkroom: error: \(folder.path("out")): --out names a file, not a folder"])
+    }
+
     @Test("usage errors are one line naming the command, with status 1; help still works")
     func usageErrors() async throws {
         let cases: [([String], String)] = [

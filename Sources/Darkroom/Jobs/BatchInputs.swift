@@ -38,12 +38,15 @@ extension BatchInput {
     /// skipped), in sorted order; an http(s) URL is taken as it is, its outputs named after the
     /// last part of its path (with `-2`, `-3`… added when two URLs end alike). The same file or
     /// the same URL named twice is taken once: `key` gives a URL's canonical form (a source's
-    /// ``ImageSource/key(for:)``), so spellings of one URL are one input too.
+    /// ``ImageSource/key(for:)``), so spellings of one URL are one input too. A walk does not
+    /// enter the `skipping` folders (``outputFolders(_:variants:)``), so that outputs written
+    /// inside an input folder are not taken as inputs by the next run.
     /// - Throws: ``DarkroomError/io(path:detail:)`` for a path that does not exist, or what
     ///   `key` throws for a malformed URL.
     public static func expand(
-        _ arguments: [String], key: (String) throws -> String = { $0 }
+        _ arguments: [String], key: (String) throws -> String = { $0 }, skipping: [String] = []
     ) throws -> [BatchInput] {
+        let skipped = Set(skipping.compactMap(ImageFolderWalk.FolderID.init))
         var seen: Set<String> = []
         var inputs: [BatchInput] = []
         var urlStems: Set<String> = []
@@ -84,11 +87,23 @@ extension BatchInput {
                 continue
             }
             let prefix = argument.hasSuffix("/") ? argument : argument + "/"
-            for relative in try ImageFolderWalk.imageFiles(in: argument) {
+            for relative in try ImageFolderWalk.imageFiles(in: argument, skipping: skipped) {
                 add(prefix + relative, stem: stem(of: relative))
             }
         }
         return inputs
+    }
+
+    /// The folders a batch into `outputDirectory` writes: the folder itself and one per
+    /// variant. A folder walk skips them (the output folder itself only below the folder
+    /// walked, so that `--out` may be the input folder).
+    ///
+    /// ```swift
+    /// BatchInput.outputFolders("out", variants: ["thumbnail"])   // ["out", "out/thumbnail"]
+    /// ```
+    public static func outputFolders(_ outputDirectory: String, variants: [String]) -> [String] {
+        let prefix = outputDirectory.hasSuffix("/") ? outputDirectory : outputDirectory + "/"
+        return [outputDirectory] + variants.map { prefix + $0 }
     }
 
     /// Refuses `ftp://…`, `file://…` and other URLs that are neither files nor http(s).

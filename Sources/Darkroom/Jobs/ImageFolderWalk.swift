@@ -7,20 +7,38 @@ import Glibc
 /// The image files under a folder, for `batch`: walked recursively with `opendir`/`readdir`,
 /// hidden files and folders (names starting with ".") skipped, symbolic links to files
 /// followed and links to folders not (no cycles), only names with an image extension kept.
+/// Subfolders that are one of the `skipping` folders (the batch's output folders) are not
+/// entered, so a batch writing into its input folder never takes its own outputs as inputs.
 ///
 /// ```swift
 /// try ImageFolderWalk.imageFiles(in: "photos")   // ["2024/a.jpg", "b.png"], sorted
 /// ```
 enum ImageFolderWalk {
+    /// A folder as the file system knows it (device and inode), however its path is spelled.
+    struct FolderID: Hashable {
+        var device: UInt
+        var inode: UInt
+
+        /// The folder at `path`, its links followed; `nil` when it is not there.
+        init?(_ path: String) {
+            var status = stat()
+            guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return nil }
+            device = UInt(status.st_dev)
+            inode = UInt(status.st_ino)
+        }
+    }
+
     /// The paths of the image files under `folder`, relative to it, in sorted order.
     /// - Throws: ``DarkroomError/io(path:detail:)`` naming a folder that cannot be read.
-    static func imageFiles(in folder: String) throws -> [String] {
+    static func imageFiles(in folder: String, skipping: Set<FolderID> = []) throws -> [String] {
         var found: [String] = []
-        try walk(folder: folder, relative: "", into: &found)
+        try walk(folder: folder, relative: "", skipping: skipping, into: &found)
         return found.sorted()
     }
 
-    private static func walk(folder: String, relative: String, into found: inout [String]) throws {
+    private static func walk(
+        folder: String, relative: String, skipping: Set<FolderID>, into found: inout [String]
+    ) throws {
         guard let directory = opendir(folder) else {
             throw DarkroomError.io(path: folder, detail: "cannot read the folder: \(FileBytes.errnoText(errno))")
         }
@@ -34,6 +52,7 @@ enum ImageFolderWalk {
             let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
             switch kind(of: path, type: entry.pointee.d_type) {
             case .folder:
+                if !skipping.isEmpty, let id = FolderID(path), skipping.contains(id) { continue }
                 subfolders.append((path, name))
             case .file where ImageFormat(fileExtension: BatchInput.fileExtension(of: name)) != nil:
                 found.append(relative + name)
@@ -42,7 +61,7 @@ enum ImageFolderWalk {
             }
         }
         for subfolder in subfolders {
-            try walk(folder: subfolder.path, relative: relative + subfolder.name + "/", into: &found)
+            try walk(folder: subfolder.path, relative: relative + subfolder.name + "/", skipping: skipping, into: &found)
         }
     }
 
