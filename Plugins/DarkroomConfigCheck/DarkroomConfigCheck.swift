@@ -8,7 +8,7 @@ import PackagePlugin
 /// the build with `file:line: error: message` diagnostics.
 ///
 /// ```swift
-/// .target(name: "MyApp", plugins: [.plugin(name: "DarkroomConfigCheck", package: "Darkroom")])
+/// .target(name: "MyApp", plugins: [.plugin(name: "DarkroomConfigCheck", package: "darkroom")])
 /// ```
 @main
 struct DarkroomConfigCheck: BuildToolPlugin {

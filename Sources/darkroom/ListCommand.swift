@@ -14,7 +14,9 @@ struct ListCommand: ParsableCommand {
             Variants show where they were defined (file:line), which earlier definitions they \
             override, and which other variants share their identifier (and so one cache entry \
             and one computation). --config defaults to $DARKROOM_CONFIG, else ./filters.d, else \
-            the embedded default.
+            the embedded default. A configuration folder that does not exist (or is not a \
+            folder) lists nothing and exits 1, as 'darkroom check' does; errors inside the files \
+            are printed on stderr and leave out the variants they affect.
             """
     )
 
@@ -26,6 +28,13 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         let (location, configuration) = CommandRegistry.configuration(config)
+        if case let .directory(path) = location, !Self.isFolder(path) {
+            // A typo in --config must not look like an empty configuration to a script.
+            for diagnostic in configuration.diagnostics {
+                StandardError.write(diagnostic.description + "\n")
+            }
+            throw ExitCode(1)
+        }
         let listing = Listing(registry: CommandRegistry.shared, configuration: configuration, location: location)
         if json {
             let encoder = JSONEncoder()
@@ -37,6 +46,12 @@ struct ListCommand: ParsableCommand {
         for diagnostic in configuration.diagnostics {
             StandardError.write(diagnostic.description + "\n")
         }
+    }
+
+    /// Whether `path` names an existing folder.
+    static func isFolder(_ path: String) -> Bool {
+        var isDirectory = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory
     }
 }
 

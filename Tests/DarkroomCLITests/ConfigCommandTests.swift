@@ -88,6 +88,17 @@ struct ListCommandTests {
         #expect(outcome.stdout.contains("identifier: negate>auto()"))
         #expect(outcome.stdout.contains("overrides:  \(folder.url.path)/10-a.toml:1"))
     }
+
+    @Test("a --config folder that does not exist exits 1 with its reason, as check does")
+    func missingFolder() async throws {
+        let folder = try TemporaryDirectory()
+        let missing = folder.url.appendingPathComponent("filters.d").path
+        for arguments in [["list", "--config", missing], ["list", "--config", missing, "--json"]] {
+            let outcome = try await CommandRunner.run(arguments)
+            #expect(outcome.status == 1, "\(arguments): \(outcome.stdout)")
+            #expect(outcome.stderr.contains("\(missing): configuration directory does not exist"), "\(outcome.stderr)")
+        }
+    }
 }
 
 // MARK: - Which configuration a command reads
