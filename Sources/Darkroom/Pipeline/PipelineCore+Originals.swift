@@ -12,7 +12,9 @@ extension PipelineCore {
     /// - otherwise the source is asked to revalidate it (`If-None-Match`/`If-Modified-Since`);
     ///   `.notModified` reuses the stored bytes and refreshes the entry;
     /// - new bytes are stored with their metadata — never when the source says `noStore`
-    ///   (and a stale entry is then removed); a failed load stores nothing.
+    ///   (and a stale entry is then removed), nor when they are no image the probe reads (so a
+    ///   source serving junk with a long `maxAge` is asked again once fixed); a failed load
+    ///   stores nothing.
     ///
     /// Returns the data and whether it came from the cache without a transfer.
     func loadOriginal(_ resolved: ResolvedSource) async throws -> (SourceData, fromCache: Bool) {
@@ -51,7 +53,8 @@ extension PipelineCore {
     private func storeOriginal(_ data: SourceData, key: CacheKey, in disk: DiskCache) async throws {
         let format = try? ImageFormat.detect(data.bytes)
         try await threads.blockingIO {
-            guard !data.noStore else {
+            // Bytes that fail the fetch's probe are a failure, which is never kept.
+            guard !data.noStore, (try? ImageProbe.probe(data.bytes)) != nil else {
                 _ = disk.remove(key)
                 return
             }
