@@ -27,6 +27,15 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
+// A store-loop runs until it is killed: if the test that started it dies first, end with it
+// rather than writing forever as an orphan (prctl's PR_SET_PDEATHSIG is a C variadic, which
+// Swift cannot call, so a thread watches for the parent to change).
+let parent = getppid()
+Thread.detachNewThread {
+    while getppid() == parent { usleep(100_000) }
+    exit(3)
+}
+
 let arguments = CommandLine.arguments
 guard arguments.count >= 6, let keys = Int(arguments[3]), let minSize = Int(arguments[4]), let maxSize = Int(arguments[5]),
     keys > 0, minSize >= 0, maxSize >= minSize
