@@ -51,15 +51,14 @@ extension PipelineCore {
     }
 
     private func storeOriginal(_ data: SourceData, key: CacheKey, in disk: DiskCache) async throws {
-        let format = try? ImageFormat.detect(data.bytes)
         try await threads.blockingIO {
             // Bytes that fail the fetch's probe are a failure, which is never kept.
-            guard !data.noStore, (try? ImageProbe.probe(data.bytes)) != nil else {
+            guard !data.noStore, let header = try? ImageProbe.probe(data.bytes) else {
                 _ = disk.remove(key)
                 return
             }
             let entry = DiskCacheEntry(
-                bytes: data.bytes, format: format, contentType: data.contentType, etag: data.etag,
+                bytes: data.bytes, format: header.format, contentType: data.contentType, etag: data.etag,
                 lastModified: data.lastModified, maxAge: data.maxAge)
             // A failed store only loses a cache entry, never the load.
             try? disk.store(entry, for: key)
