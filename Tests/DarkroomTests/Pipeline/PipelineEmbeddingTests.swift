@@ -50,7 +50,8 @@ struct PipelineEmbeddingTests {
                 group.addTask { try ImageProbe.probe(await pipeline.image(for: location, variant: variant).bytes).size }
             }
             // Every (source, variant) render has started and every load is waiting: later calls join or hit memory.
-            #expect(await eventually { pipeline.activity.renderJobs == 30 && source.started.count == names.count })
+            // Generous: under the full parallel test run the 300 tasks can take long to all start.
+            #expect(await eventually(120) { pipeline.activity.renderJobs == 30 && source.started.count == names.count })
             source.openAll()
             var sizes: [PixelSize?] = []
             for try await size in group { sizes.append(size) }
