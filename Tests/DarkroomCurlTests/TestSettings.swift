@@ -6,11 +6,14 @@ import Foundation
 // MARK: - Settings for loopback tests
 
 extension HTTPSourceSettings {
-    /// The defaults, with the loopback server reachable and short retry delays.
+    /// The defaults, with the loopback server reachable, short retry delays, and a long
+    /// low-speed time: a response the server holds sends nothing until released, which under a
+    /// full parallel test run can outlast the default 10 s (the low-speed tests set their own).
     static var loopback: HTTPSourceSettings {
         var settings = HTTPSourceSettings()
         settings.allowPrivateNetworks = true
         settings.retry.baseDelay = 0.05
+        settings.lowSpeedTime = 600
         return settings
     }
 

@@ -44,9 +44,10 @@ enum PipelineFixture {
     }
 }
 
-/// Polls `condition` every millisecond until it holds; `false` after `seconds`.
+/// Polls `condition` every millisecond until it holds; `false` after `seconds` (long: the bound
+/// only catches a hang, and a full parallel test run on two cores can delay a task for seconds).
 @discardableResult
-func eventually(_ seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
+func eventually(_ seconds: Double = 120, _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
     while ContinuousClock.now < deadline {
         if condition() { return true }

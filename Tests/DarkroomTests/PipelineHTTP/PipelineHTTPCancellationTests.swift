@@ -25,7 +25,7 @@ struct PipelineHTTPCancellationTests {
         let path = heldPath("one-of-two")
         let leaving = pipeline.request(ImageRequest(location: http.url(path), variant: .named("circle")))
         let staying = pipeline.request(ImageRequest(location: http.url(path), variant: .named("circle")))
-        #expect(await http.server.wait(timeout: 10) { http.server.hits(path) == 1 })
+        #expect(await http.server.wait(timeout: 120) { http.server.hits(path) == 1 })
         // The cancelled waiter is awaited on a thread of its own, so what it sees on resuming
         // (the time, the server's log) is not delayed by a cooperative pool other suites fill.
         let server = http.server
@@ -45,7 +45,7 @@ struct PipelineHTTPCancellationTests {
         let response = try await staying.response
         #expect(response.bytes == (try HTTPPipelineFixture.expected([PipelineFixture.circle]))[0])
         // The server may log the end just after the client has the body: wait for it.
-        #expect(await http.server.wait(timeout: 10) { !http.server.finished(path).isEmpty })
+        #expect(await http.server.wait(timeout: 120) { !http.server.finished(path).isEmpty })
         #expect(http.server.finished(path).map(\.outcome) == ["completed"])
         #expect(http.server.hits(path) == 1)
     }
@@ -56,12 +56,12 @@ struct PipelineHTTPCancellationTests {
         let path = heldPath("both")
         let first = pipeline.request(ImageRequest(location: http.url(path), variant: .named("circle")))
         let second = pipeline.request(ImageRequest(location: http.url(path), variant: .named("gray")))
-        #expect(await http.server.wait(timeout: 10) { http.server.hits(path) == 1 })
+        #expect(await http.server.wait(timeout: 120) { http.server.hits(path) == 1 })
         first.cancel()
         second.cancel()
         await #expect(throws: CancellationError.self) { try await first.response }
         await #expect(throws: CancellationError.self) { try await second.response }
-        #expect(await http.server.wait(timeout: 10) { !http.server.finished(path).isEmpty })
+        #expect(await http.server.wait(timeout: 120) { !http.server.finished(path).isEmpty })
         #expect(http.server.finished(path).map(\.outcome) == ["aborted"])
         #expect(await eventually { pipeline.activity.sessions == 0 && pipeline.activity.renderJobs == 0 })
     }
@@ -76,11 +76,11 @@ struct PipelineHTTPCancellationTests {
         let waiting = Task(executorPreference: SerialQueueTaskExecutor(label: "test.http-awaiting")) {
             try await pipeline.image(for: url, variant: "circle")
         }
-        #expect(await http.server.wait(timeout: 10) { http.server.hits(path) == 1 })
+        #expect(await http.server.wait(timeout: 120) { http.server.hits(path) == 1 })
         waiting.cancel()
         let result = await waiting.result
         #expect(throws: CancellationError.self) { try result.get() }
-        #expect(await http.server.wait(timeout: 10) { !http.server.finished(path).isEmpty })
+        #expect(await http.server.wait(timeout: 120) { !http.server.finished(path).isEmpty })
         #expect(http.server.finished(path).map(\.outcome) == ["aborted"])
     }
 
@@ -94,7 +94,7 @@ struct PipelineHTTPCancellationTests {
         let busy = heldPath("queued")
         let queued = "/image/\(HTTPPipelineFixture.imageName)?test=queued&n=cancelled"
         let running = pipeline.request(ImageRequest(location: http.url(busy), variant: .named("gray")))
-        #expect(await http.server.wait(timeout: 10) { http.server.hits(busy) == 1 })
+        #expect(await http.server.wait(timeout: 120) { http.server.hits(busy) == 1 })
         let cancelled = pipeline.request(ImageRequest(location: http.url(queued), variant: .named("gray")))
         #expect(await eventually { pipeline.activity.queuedDownloads == 1 })
         cancelled.cancel()
@@ -117,7 +117,7 @@ struct PipelineHTTPCancellationTests {
         // Retry-After 100 s: the slot frees well before that only if the wait is cancelled.
         let unavailable = "/status/503?retry-after=100&test=retry-wait"
         let waiting = pipeline.request(ImageRequest(location: http.url(unavailable), variant: .named("gray")))
-        #expect(await http.server.wait(timeout: 10) { http.server.finished(unavailable).count == 1 })
+        #expect(await http.server.wait(timeout: 120) { http.server.finished(unavailable).count == 1 })
         waiting.cancel()
         await #expect(throws: CancellationError.self) { try await waiting.response }
         // A download slot is held until the source's load returns: it is free now (not after
@@ -135,11 +135,11 @@ struct PipelineHTTPCancellationTests {
         let pipeline = ImagePipeline(configuration: http.configuration())
         let path = heldPath("later")
         let cancelled = pipeline.request(ImageRequest(location: http.url(path), variant: .named("gray")))
-        #expect(await http.server.wait(timeout: 10) { http.server.hits(path) == 1 })
+        #expect(await http.server.wait(timeout: 120) { http.server.hits(path) == 1 })
         cancelled.cancel()
         await #expect(throws: CancellationError.self) { try await cancelled.response }
         // The abandoned transfer is aborted; only then does the server answer the URL.
-        #expect(await http.server.wait(timeout: 10) { http.server.finished(path).map(\.outcome) == ["aborted"] })
+        #expect(await http.server.wait(timeout: 120) { http.server.finished(path).map(\.outcome) == ["aborted"] })
         http.server.release("later")
         let response = try await pipeline.image(for: http.url(path), variant: "gray")
         #expect(response.cacheLayer == .rendered)

@@ -31,7 +31,7 @@ struct PipelineHTTPSchedulingTests {
     func occupySlot(_ pipeline: ImagePipeline, _ test: String) async -> (ImageTask, String) {
         let blocker = "/image/\(HTTPPipelineFixture.imageName)?test=\(test)&n=blocker&hold=\(test)-blocker"
         let task = pipeline.request(ImageRequest(location: http.url(blocker), variant: .named("gray")))
-        #expect(await http.server.wait(timeout: 10) { http.server.hits(blocker) == 1 })
+        #expect(await http.server.wait(timeout: 120) { http.server.hits(blocker) == 1 })
         #expect(pipeline.activity.activeDownloads == 1)
         return (task, blocker)
     }

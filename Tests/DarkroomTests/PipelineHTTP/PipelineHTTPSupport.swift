@@ -24,6 +24,9 @@ struct HTTPPipelineFixture {
         settings.retry.baseDelay = 0.05
         // Long Retry-After waits are honoured, so a test can make one outlast any scheduling delay.
         settings.retry.maxRetryAfter = 120
+        // Held responses send nothing until released; under a full parallel test run that can
+        // outlast the default 10 s low-speed limit, which would abort them mid-test.
+        settings.lowSpeedTime = 600
         return HTTPPipelineFixture(server: server, source: HTTPSource(settings: settings))
     }
 
