@@ -13,7 +13,8 @@
 //   DarkroomSources  file and memory sources, file I/O
 //   DarkroomCurl     HTTP source on libcurl's multi interface (CCurlShims)
 //   Darkroom         registry and default wiring            (CThreadPlacement)
-//   darkroom         the command-line tool
+//   DarkroomCLI      the command-line tool as a library      (swift-argument-parser)
+//   darkroom         the tool: DarkroomCLI + the standard and example filters
 import PackageDescription
 
 let package = Package(
@@ -31,6 +32,7 @@ let package = Package(
         .library(name: "DarkroomCache", targets: ["DarkroomCache"]),
         .library(name: "Darkroom", targets: ["Darkroom"]),
         .library(name: "DarkroomExampleFilters", targets: ["DarkroomExampleFilters"]),
+        .library(name: "DarkroomCLI", targets: ["DarkroomCLI"]),
         .executable(name: "darkroom", targets: ["darkroom"]),
         .plugin(name: "DarkroomConfigCheck", targets: ["DarkroomConfigCheck"]),
         .plugin(name: "DarkroomCheckCommand", targets: ["DarkroomCheckCommand"]),
@@ -125,14 +127,16 @@ let package = Package(
             ]
         ),
         .target(name: "DarkroomExampleFilters", dependencies: ["Darkroom", "DarkroomCore"]),
-        .executableTarget(
-            name: "darkroom",
+        // The tool's commands; an executable hands them its registry (see DarkroomTool).
+        .target(
+            name: "DarkroomCLI",
             dependencies: [
-                "Darkroom", "DarkroomExampleFilters", "DarkroomConfig", "DarkroomCore", "DarkroomFilters",
+                "Darkroom", "DarkroomConfig", "DarkroomCore", "DarkroomFilters",
                 "DarkroomSources", "DarkroomCache", "DarkroomCurl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(name: "darkroom", dependencies: ["DarkroomCLI", "Darkroom", "DarkroomExampleFilters"]),
 
         // Micro-benchmark of ImagePipeline (Benchmarks/pipeline/run.sh builds it in release mode).
         .executableTarget(
@@ -181,6 +185,12 @@ let package = Package(
             dependencies: ["DarkroomCache", "DiskCacheWorkload"],
             path: "Tests/DiskCacheWorker"
         ),
+        // A tool of a third party's own: DarkroomCLI with a filter the darkroom tool does not know.
+        .executableTarget(
+            name: "CustomFilterTool",
+            dependencies: ["DarkroomCLI", "Darkroom", "DarkroomCore"],
+            path: "Tests/CustomFilterTool"
+        ),
         // The key → payload formulas the worker and the tests share.
         .target(name: "DiskCacheWorkload", dependencies: ["DarkroomCache"], path: "Tests/DiskCacheWorkload"),
         .testTarget(name: "DarkroomConfigTests", dependencies: ["DarkroomConfig", "DarkroomTestSupport"]),
@@ -198,7 +208,10 @@ let package = Package(
         .testTarget(name: "DarkroomPluginTests", dependencies: ["DarkroomTestSupport"]),
         .testTarget(
             name: "DarkroomCLITests",
-            dependencies: ["darkroom", "Darkroom", "DarkroomSources", "DarkroomTestSupport"]
+            dependencies: [
+                "darkroom", "DarkroomCLI", "Darkroom", "DarkroomSources", "DarkroomTestSupport",
+                "CustomFilterTool",
+            ]
         ),
     ]
 )

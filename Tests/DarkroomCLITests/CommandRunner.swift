@@ -15,16 +15,19 @@ struct CommandRunner {
     }
 
     /// `.build/<triple>/debug/darkroom`, next to the test bundle.
-    static let executable: URL = {
+    static let executable = builtExecutable(named: "darkroom")
+
+    /// The executable `name` built beside the test bundle (`darkroom`, or a test tool).
+    static func builtExecutable(named name: String) -> URL {
         let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var folder = testBinary.deletingLastPathComponent()
         // The bundle may be a folder (…/X.xctest/…) on some layouts: walk up to the products folder.
-        while !FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("darkroom").path),
+        while !FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent(name).path),
             folder.path != "/" {
             folder = folder.deletingLastPathComponent()
         }
-        return folder.appendingPathComponent("darkroom")
-    }()
+        return folder.appendingPathComponent(name)
+    }
 
     /// A disk-cache folder for this test process, so the tests never touch the user's cache.
     static let cacheDirectory = FileManager.default.temporaryDirectory
@@ -32,11 +35,14 @@ struct CommandRunner {
 
     /// Runs darkroom with `arguments` on a thread of its own (waiting for a child process must
     /// not hold one of the cooperative pool's few threads) and returns what it did.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Outcome {
-        try await onOwnThread { try runBlocking(arguments, environment: environment) }
+    /// `executable` runs another tool built beside the tests (see ``builtExecutable(named:)``).
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], executable: URL = executable
+    ) async throws -> Outcome {
+        try await onOwnThread { try runBlocking(arguments, environment: environment, executable: executable) }
     }
 
-    private static func runBlocking(_ arguments: [String], environment: [String: String]) throws -> Outcome {
+    private static func runBlocking(_ arguments: [String], environment: [String: String], executable: URL) throws -> Outcome {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

@@ -1,4 +1,4 @@
-@testable import darkroom
+@testable import DarkroomCLI
 import Foundation
 import Testing
 

@@ -1,4 +1,4 @@
-@testable import darkroom
+@testable import DarkroomCLI
 import ArgumentParser
 import DarkroomTestSupport
 import Testing

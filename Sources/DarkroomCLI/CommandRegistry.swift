@@ -1,18 +1,37 @@
 import Darkroom
 import DarkroomConfig
 import DarkroomCurl
-import DarkroomExampleFilters
+import Synchronization
 
 // MARK: - The tool's registry
 
-/// The registry the `darkroom` tool uses: Darkroom's standard components plus the example
-/// extension module — registered exactly the way an application registers its own modules.
+/// The registry the tool uses: the one its executable handed to ``DarkroomTool/main(registry:)``
+/// (Darkroom's standard components when none was), built on first use — usually on the thread
+/// that loads the configuration beside the argument parsing, not before it.
 enum CommandRegistry {
-    static let shared: Registry = {
-        var registry = Registry.standard
-        ExampleFilters.register(in: &registry)
-        return registry
-    }()
+    /// How to build the registry, and the registry once built.
+    private struct Installed {
+        var make: @Sendable () -> Registry
+        var built: Registry?
+    }
+
+    private static let installed = Mutex(Installed(make: { Registry.standard }, built: nil))
+
+    /// Makes `make` the way the registry is built; the tool calls it once, before anything
+    /// reads ``shared``.
+    static func install(_ make: @escaping @Sendable () -> Registry) {
+        installed.withLock { $0 = Installed(make: make, built: nil) }
+    }
+
+    /// The tool's registry (built by the first caller; the others wait for it).
+    static var shared: Registry {
+        installed.withLock { installed in
+            if let registry = installed.built { return registry }
+            let registry = installed.make()
+            installed.built = registry
+            return registry
+        }
+    }
 
     /// The caches the configuration asks for, or none with `noCache` (for measuring).
     /// - Throws: ``SettingsError`` for the first error in `[caches.*]`: caches are not opened

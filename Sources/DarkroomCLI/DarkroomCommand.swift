@@ -9,8 +9,7 @@ import Glibc
 
 // MARK: - darkroom
 
-/// The `darkroom` command-line tool.
-@main
+/// The `darkroom` command-line tool (started by ``DarkroomTool/main(registry:)``).
 struct DarkroomCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "darkroom",
