@@ -14,6 +14,18 @@ struct CacheKeyTests {
         #expect(key.persistentName.count == 64)
     }
 
+    @Test("digests are lower-case hex of the UTF-8 bytes, the same from text and from bytes (known vectors)")
+    func knownVectors() {
+        #expect(CacheKey.sha256Hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(CacheKey.sha256Hex(bytes: []) == CacheKey.sha256Hex(""))
+        #expect(CacheKey.sha256Hex(bytes: Array("abc".utf8)) == CacheKey.sha256Hex("abc"))
+        // Non-ASCII text hashes its UTF-8 bytes, also when the string is not stored as UTF-8.
+        let bridged = String(decoding: Array("café ☕".utf16), as: UTF16.self)
+        #expect(CacheKey.sha256Hex(bridged) == CacheKey.sha256Hex(bytes: Array("café ☕".utf8)))
+        #expect(CacheKey.sha256Hex(bytes: Array(repeating: 0x61, count: 1_000_000))
+            == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
     @Test("source, variant and salt each change the name")
     func distinct() {
         let base = CacheKey(source: "s", variant: "v", salt: 1)
