@@ -145,6 +145,13 @@ let package = Package(
             path: "Benchmarks/pipeline",
             exclude: ["run.sh", "README.md"]
         ),
+        // Micro-benchmark of DiskCache against plain system calls (Benchmarks/disk-cache/run.sh).
+        .executableTarget(
+            name: "DiskCacheBenchmark",
+            dependencies: ["DarkroomCache", "DarkroomCore"],
+            path: "Benchmarks/disk-cache",
+            exclude: ["run.sh", "README.md"]
+        ),
 
         // MARK: - Plugins (thin shells over the darkroom tool)
         .plugin(
