@@ -16,10 +16,11 @@ extension PipelineCore {
     ///   source serving junk with a long `maxAge` is asked again once fixed); a failed load
     ///   stores nothing.
     ///
-    /// Returns the data and whether it came from the cache without a transfer.
-    func loadOriginal(_ resolved: ResolvedSource) async throws -> (SourceData, fromCache: Bool) {
+    /// Returns the data, its header when storing it probed it already (so the fetch does not
+    /// probe the same bytes again), and whether it came from the cache without a transfer.
+    func loadOriginal(_ resolved: ResolvedSource) async throws -> (SourceData, header: ImageHeader?, fromCache: Bool) {
         guard configuration.storesOriginals, resolved.fingerprint == nil, let disk = configuration.diskCache else {
-            return (try await resolved.source.load(resolved.location), false)
+            return (try await resolved.source.load(resolved.location), nil, false)
         }
         let key = CacheKey.original(source: resolved.key)
         let stored = try await threads.blockingIO { disk.entry(for: key) }
@@ -30,7 +31,7 @@ extension PipelineCore {
         }
         if let stored, let cached, let maxAge = stored.maxAge, Date().timeIntervalSince(stored.created) < Double(maxAge) {
             metrics.lookup("originals", "hit")
-            return (cached, true)
+            return (cached, nil, true)
         }
         let outcome = try await resolved.source.load(resolved.location, revalidating: cached)
         switch outcome {
@@ -41,27 +42,27 @@ extension PipelineCore {
             data.etag = refreshed.etag ?? data.etag
             data.lastModified = refreshed.lastModified ?? data.lastModified
             data.noStore = refreshed.noStore
-            try await storeOriginal(data, key: key, in: disk)
-            return (data, false)
+            return (data, try await storeOriginal(data, key: key, in: disk), false)
         case let .loaded(data):
             metrics.lookup("originals", "miss")
-            try await storeOriginal(data, key: key, in: disk)
-            return (data, false)
+            return (data, try await storeOriginal(data, key: key, in: disk), false)
         }
     }
 
-    private func storeOriginal(_ data: SourceData, key: CacheKey, in disk: DiskCache) async throws {
+    /// Stores `data` unless it is `noStore` or no image; returns its header when it probed one.
+    private func storeOriginal(_ data: SourceData, key: CacheKey, in disk: DiskCache) async throws -> ImageHeader? {
         try await threads.blockingIO {
             // Bytes that fail the fetch's probe are a failure, which is never kept.
             guard !data.noStore, let header = try? ImageProbe.probe(data.bytes) else {
                 _ = disk.remove(key)
-                return
+                return nil
             }
             let entry = DiskCacheEntry(
                 bytes: data.bytes, format: header.format, contentType: data.contentType, etag: data.etag,
                 lastModified: data.lastModified, maxAge: data.maxAge)
             // A failed store only loses a cache entry, never the load.
             try? disk.store(entry, for: key)
+            return header
         }
     }
 }

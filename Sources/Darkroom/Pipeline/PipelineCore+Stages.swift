@@ -105,7 +105,7 @@ extension PipelineCore {
     func fetch(_ source: ResolvedSource, as job: StageJob<FetchedSource>) async throws -> FetchedSource {
         try await job.withSlot(of: downloads, lock: lock) {
             logger.trace("fetching", metadata: metadata(source, .fetch))
-            let (data, fromCache) = try await metrics.time(.fetch) {
+            let (data, probed, fromCache) = try await metrics.time(.fetch) {
                 try await withTaskExecutorPreference(threads.io) { try await self.loadOriginal(source) }
             }
             if !fromCache {
@@ -114,7 +114,7 @@ extension PipelineCore {
             }
             let limits = configuration.limits
             try limits.check(byteCount: data.bytes.count)
-            let header = try ImageProbe.probe(data.bytes)
+            let header = try probed ?? ImageProbe.probe(data.bytes)
             try limits.check(header)
             return FetchedSource(data: data, header: header, fromCache: fromCache)
         }
