@@ -3,7 +3,6 @@ import DarkroomCore
 import FoundationEssentials
 import Synchronization
 import DarkroomSources
-import Glibc
 
 // MARK: - Batch
 
@@ -183,9 +182,10 @@ public struct Batch: Sendable {
     ///   the input file itself (an input inside the output folder), which is left as it was.
     private func write(_ outputs: [(name: String, bytes: [UInt8], format: ImageFormat)], for input: BatchInput) throws -> [String] {
         var written: [String] = []
+        let inputID = input.isURL ? nil : FileID(input.path)
         for output in outputs {
             let path = "\(outputDirectory)/\(output.name)/\(input.relativeStem).\(output.format.preferredFileExtension)"
-            if !input.isURL, Self.isSameFile(path, input.path) {
+            if let inputID, FileID(path) == inputID {
                 throw DarkroomError.io(
                     path: input.path, detail: "its \(output.name) output would overwrite the input (it is in the output folder)")
             }
@@ -195,13 +195,6 @@ public struct Batch: Sendable {
             written.append(path)
         }
         return written
-    }
-
-    /// Whether `path` exists and is the file `other` names (device and inode).
-    private static func isSameFile(_ path: String, _ other: String) -> Bool {
-        var first = stat(), second = stat()
-        guard stat(path, &first) == 0, stat(other, &second) == 0 else { return false }
-        return first.st_dev == second.st_dev && first.st_ino == second.st_ino
     }
 
     /// Stems produced by more than one input, mapped to the first input that claims them.

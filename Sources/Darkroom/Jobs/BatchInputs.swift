@@ -46,7 +46,7 @@ extension BatchInput {
     public static func expand(
         _ arguments: [String], key: (String) throws -> String = { $0 }, skipping: [String] = []
     ) throws -> [BatchInput] {
-        let skipped = Set(skipping.compactMap(ImageFolderWalk.FolderID.init))
+        let skipped = Set(skipping.compactMap(FileID.init))
         var seen: Set<String> = []
         var inputs: [BatchInput] = []
         var urlStems: Set<String> = []

@@ -14,30 +14,16 @@ import Glibc
 /// try ImageFolderWalk.imageFiles(in: "photos")   // ["2024/a.jpg", "b.png"], sorted
 /// ```
 enum ImageFolderWalk {
-    /// A folder as the file system knows it (device and inode), however its path is spelled.
-    struct FolderID: Hashable {
-        var device: UInt
-        var inode: UInt
-
-        /// The folder at `path`, its links followed; `nil` when it is not there.
-        init?(_ path: String) {
-            var status = stat()
-            guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return nil }
-            device = UInt(status.st_dev)
-            inode = UInt(status.st_ino)
-        }
-    }
-
     /// The paths of the image files under `folder`, relative to it, in sorted order.
     /// - Throws: ``DarkroomError/io(path:detail:)`` naming a folder that cannot be read.
-    static func imageFiles(in folder: String, skipping: Set<FolderID> = []) throws -> [String] {
+    static func imageFiles(in folder: String, skipping: Set<FileID> = []) throws -> [String] {
         var found: [String] = []
         try walk(folder: folder, relative: "", skipping: skipping, into: &found)
         return found.sorted()
     }
 
     private static func walk(
-        folder: String, relative: String, skipping: Set<FolderID>, into found: inout [String]
+        folder: String, relative: String, skipping: Set<FileID>, into found: inout [String]
     ) throws {
         guard let directory = opendir(folder) else {
             throw DarkroomError.io(path: folder, detail: "cannot read the folder: \(FileBytes.errnoText(errno))")
@@ -52,7 +38,7 @@ enum ImageFolderWalk {
             let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
             switch kind(of: path, type: entry.pointee.d_type) {
             case .folder:
-                if !skipping.isEmpty, let id = FolderID(path), skipping.contains(id) { continue }
+                if !skipping.isEmpty, let id = FileID(path), skipping.contains(id) { continue }
                 subfolders.append((path, name))
             case .file where ImageFormat(fileExtension: BatchInput.fileExtension(of: name)) != nil:
                 found.append(relative + name)
