@@ -74,6 +74,32 @@ struct CacheCommandTests {
         }
     }
 
+    @Test("a cache folder holding other files is refused by render, batch and cache, and its files are kept")
+    func foreignCacheFolder() async throws {
+        let folder = try TemporaryDirectory()
+        let cache = folder.path("home")
+        try FileManager.default.createDirectory(atPath: cache + "/tmp", withIntermediateDirectories: true)
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: cache + "/tmp/notes.txt"))
+        let environment = ["DARKROOM_CACHE_DIR": cache]
+        let config = ["--config", RenderCommandTests.config]
+        let commands = [
+            ["render", Fixtures.path("gradient.jpg"), "--variant", "thumbnail", "-o", folder.path("t.jpg")] + config,
+            ["batch", Fixtures.path("gradient.jpg"), "--variant", "thumbnail", "--out", folder.path("out")] + config,
+            ["cache", "sweep"] + config,
+            ["cache", "purge"] + config,
+        ]
+        for arguments in commands {
+            let outcome = try await CommandRunner.run(arguments, environment: environment)
+            #expect(outcome.status == 1, "\(arguments): \(outcome.stderr)")
+            #expect(outcome.stderr.hasPrefix("darkroom: error: "), "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("\(cache): holds 'tmp/notes.txt'"), "\(outcome.stderr)")
+            #expect(outcome.stderr.split(separator: "\n").count == 1, "\(outcome.stderr)")
+        }
+        #expect(try String(contentsOfFile: cache + "/tmp/notes.txt", encoding: .utf8) == "keep me")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache) == ["tmp"])
+        #expect(!FileManager.default.fileExists(atPath: folder.path("t.jpg")))
+    }
+
     @Test("cache purge --source finds a deleted file's renders through a symlinked folder")
     func purgeDeletedThroughSymlink() async throws {
         let folder = try TemporaryDirectory()

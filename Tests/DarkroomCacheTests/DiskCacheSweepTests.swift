@@ -19,7 +19,8 @@ struct DiskCacheSweepTests {
     func lruOrderOnStore() throws {
         let folder = try DiskTestFolder()
         // Every entry file has the same size (same key length, same payload length).
-        let size = try fill(DiskCache(directory: folder.path + "/probe"), count: 1)
+        let probe = try DiskTestFolder()  // a cache of its own: a cache refuses a folder holding another
+        let size = try fill(DiskCache(directory: probe.path), count: 1)
         let cache = try DiskCache(directory: folder.path, limit: size * 5 + size / 2, sweepTarget: 0.6)
         _ = try fill(cache, count: 5)
         #expect(folder.entryFiles.count == 5)  // at the limit, not over: nothing swept
@@ -52,7 +53,8 @@ struct DiskCacheSweepTests {
     @Test("an explicit sweep trims to the target and reports what it removed and what is left")
     func explicitSweep() throws {
         let folder = try DiskTestFolder()
-        let size = try fill(DiskCache(directory: folder.path + "/probe"), count: 1)
+        let probe = try DiskTestFolder()  // a cache of its own: a cache refuses a folder holding another
+        let size = try fill(DiskCache(directory: probe.path), count: 1)
         _ = try fill(DiskCache(directory: folder.path), count: 10)
         let cache = try DiskCache(directory: folder.path, limit: size * 10, sweepTarget: 0.5)
         let result = cache.sweep()

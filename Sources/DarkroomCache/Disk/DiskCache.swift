@@ -28,7 +28,10 @@ import Darwin
 /// <root>/tmp/        in-progress writes (<pid>-<random>.tmp) and purges (purge-…/)
 /// <root>/stats       hit/miss totals of all processes ("hits N", "misses N"; flock)
 /// <root>/sweep.lock  taken (flock) by whoever sweeps
+/// <root>/CACHEDIR.TAG marks the folder as Darkroom's cache (backup tools skip it)
 /// ```
+/// A folder that holds anything else and has no tag naming Darkroom is refused when the
+/// cache is opened, so a cache pointed at the wrong folder never deletes other files.
 /// All of a source's renders share one folder, so purging a source is one `rename` out of
 /// the tree followed by deleting at leisure.
 ///
@@ -103,7 +106,9 @@ public final class DiskCache: Sendable {
     ///   - sweepTarget: the fraction of `limit` a sweep trims to, in (0, 1].
     ///   - maxAge: the age after which an entry is no longer served, or `nil`.
     /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` for a bad setting,
-    ///   ``DarkroomError/io(path:detail:)`` if the folder cannot be created.
+    ///   ``DarkroomError/io(path:detail:)`` if the folder cannot be created, or if it holds
+    ///   files that are not a Darkroom cache's (see ``DiskCacheFolderClaim``: the cache deletes
+    ///   files in its folder, so it only takes an empty folder or one that is already its own).
     public init(directory: String, limit: Int? = nil, sweepTarget: Double = 0.8, maxAge: TimeInterval? = nil) throws {
         if let limit, limit <= 0 {
             throw DarkroomError.invalidArgument(name: "limit", value: "\(limit)", expected: "a positive number of bytes")
@@ -120,6 +125,11 @@ public final class DiskCache: Sendable {
         self.sweepTarget = sweepTarget
         self.maxAge = maxAge
         layout = DiskCacheLayout(root: directory)
+        let failure = DiskFiles.makeDirectories(layout.root)
+        guard failure == 0 else {
+            throw DarkroomError.io(path: layout.root, detail: "cannot create the cache folder: \(DiskFiles.describe(failure))")
+        }
+        try DiskCacheFolderClaim.claim(layout)
         for folder in [layout.entriesRoot, layout.temporaryRoot] {
             let failure = DiskFiles.makeDirectories(folder)
             guard failure == 0 else {

@@ -50,6 +50,7 @@ struct DiskCacheAddress: Sendable, Hashable {
 /// <root>/tmp/                                        in-progress writes and purges
 /// <root>/stats                                       hit/miss totals (flock-protected)
 /// <root>/sweep.lock                                  one sweeper at a time (flock)
+/// <root>/CACHEDIR.TAG                                marks the folder as the cache's own (DiskCacheFolderClaim)
 /// ```
 struct DiskCacheLayout: Sendable {
     static let entrySuffix = ".entry"
