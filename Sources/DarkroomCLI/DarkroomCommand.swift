@@ -40,6 +40,11 @@ struct DarkroomCommand: ParsableCommand {
             }
             return
         }
+        if let argument = dashedWord(in: arguments) {
+            exitForUsage(ValidationError(
+                "unknown option '\(argument)' (to name a file that starts with '-', write ./\(argument) or put it after --)"),
+                arguments: arguments)
+        }
         var command: any ParsableCommand
         do {
             command = try parseAsRoot(arguments)
@@ -51,6 +56,19 @@ struct DarkroomCommand: ParsableCommand {
         } catch {
             exit(withError: error)
         }
+    }
+
+    /// The first argument before `--` that starts with one `-` followed by several characters
+    /// and is not a number: swift-argument-parser reads `-dash.gif` as the short flags
+    /// `-d -a -s -h …`, and its `-h` would print help and exit 0 instead of failing, so such
+    /// a word (a file name, usually) is refused here. `-help` is left to mean help.
+    static func dashedWord(in arguments: [String]) -> String? {
+        for argument in arguments {
+            if argument == "--" { return nil }
+            guard argument.hasPrefix("-"), !argument.hasPrefix("--"), argument.count > 2, argument != "-help" else { continue }
+            if Double(argument) == nil { return argument }
+        }
+        return nil
     }
 
     /// Help and `--version` as swift-argument-parser prints them; any other parse or validation

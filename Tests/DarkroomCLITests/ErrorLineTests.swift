@@ -29,6 +29,27 @@ struct ErrorLineTests {
         #expect(outcome.stderr == "darkroom: error: \(Fixtures.path("gradient.jpg")): not a URL list: the file is not UTF-8 text\n")
     }
 
+    @Test("a file name starting with '-' is an unknown option with a hint, never help and exit 0")
+    func dashedFileName() async throws {
+        let folder = try TemporaryDirectory()
+        let commands = [
+            ["render", "-dash.gif", "--variant", "thumbnail", "-o", folder.path("x.jpg")],
+            ["batch", Fixtures.path("gradient.jpg"), "-hello.png", "--variant", "thumbnail", "--out", folder.path("o")],
+            ["probe", "-h.jpg"],
+        ]
+        for arguments in commands {
+            let outcome = try await CommandRunner.run(arguments)
+            #expect(outcome.status == 1, "\(arguments)")
+            #expect(outcome.stdout.isEmpty, "\(outcome.stdout)")
+            #expect(outcome.stderr.hasPrefix("darkroom: error: \(arguments[0]): unknown option '-"), "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("write ./-"), "\(outcome.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path("o")))
+        #expect(DarkroomCommand.dashedWord(in: ["convert", "a.jpg", "--quality", "-5"]) == nil)
+        #expect(DarkroomCommand.dashedWord(in: ["render", "--", "-dash.gif"]) == nil)
+        #expect(DarkroomCommand.dashedWord(in: ["render", "-h"]) == nil)
+    }
+
     @Test("probe and convert, which read files, say which commands fetch a URL")
     func urlToFileCommands() async throws {
         let folder = try TemporaryDirectory()
