@@ -39,16 +39,6 @@ struct BatchOptions: Equatable {
         return nil
     }
 
-    /// The input an error of ``BatchInput/expand(_:key:)`` is about: a malformed URL or a
-    /// refused scheme is named alone, not with every other input (a URL list may hold thousands).
-    static func failedInput(_ error: any Error) -> String? {
-        switch error {
-        case let DarkroomError.fetchFailed(url, _, _): return url
-        case let DarkroomError.invalidArgument("input", value, _): return value
-        default: return nil
-        }
-    }
-
     /// Renders every input's variants into `out`, prints the summary and each failure.
     /// - Throws: `ExitCode(1)` (after printing why) when `out` is a file, the configuration, a
     ///   variant, an input list or the caches are unusable, or when any input failed.
@@ -58,15 +48,15 @@ struct BatchOptions: Equatable {
             throw CommandFailure.exit(subject: out, DarkroomError.io(path: out, detail: "--out names a file, not a folder"))
         }
         // Files and folders do not depend on the configuration: find them while it loads on
-        // the prefetch thread. Any error is reported where it always was, after the variants.
+        // the prefetch thread. An argument that cannot be used (a missing file, a malformed
+        // URL) is one failed input of the batch, reported with the others; the rest still run.
         // Folder walks skip the output folders, so outputs written inside an input folder are
         // not the next run's inputs.
         let outputFolders = BatchInput.outputFolders(out, variants: variants)
-        let localInputs: Result<[BatchInput], any Error>? = urlList == nil && !inputs.contains(where: BatchInput.isURL)
-            ? Result { try BatchInput.expand(inputs, skipping: outputFolders) } : nil
+        let localInputs = urlList == nil && !inputs.contains(where: BatchInput.isURL)
+            ? BatchInput.expandAll(inputs, skipping: outputFolders) : nil
         let (location, configuration) = CommandRegistry.configuration(config)
         let targets: [RenderTarget]
-        let found: [BatchInput]
         do {
             targets = try VariantSelection.targets(variants: variants, configuration: configuration, location: location)
         } catch {
@@ -81,22 +71,17 @@ struct BatchOptions: Equatable {
             }
         }
         let http = HTTPSource(settings: configuration.httpSourceSettings)
-        do {
-            found = try localInputs?.get()
-                ?? BatchInput.expand(arguments, key: { try http.key(for: $0) }, skipping: outputFolders)
-        } catch {
-            throw CommandFailure.exit(subject: Self.failedInput(error) ?? arguments.joined(separator: " "), error)
-        }
+        let found = localInputs ?? BatchInput.expandAll(arguments, key: { try http.key(for: $0) }, skipping: outputFolders)
         // --jobs is the number of threads: parallelism across images, none inside one.
         Resampler.maximumThreads = 1
-        let batch = Batch(inputs: found, targets: targets, outputDirectory: out)
+        let batch = Batch(inputs: found.inputs, unusable: found.unusable, targets: targets, outputDirectory: out)
         let display = ProgressDisplay(isTerminal: isatty(STDERR_FILENO) == 1)
         let renderer: CachingRenderer
         var pipeline: ImagePipeline?
         do {
             let caches = try CommandRegistry.caches(for: configuration, noCache: noCache)
             renderer = CommandRegistry.renderer(caches: caches)
-            if found.contains(where: \.isURL) {
+            if found.inputs.contains(where: \.isURL) {
                 try CommandRegistry.requireSourceSettings(configuration)
                 pipeline = CommandRegistry.pipeline(for: configuration, targets: targets, caches: caches, jobs: jobs)
             }

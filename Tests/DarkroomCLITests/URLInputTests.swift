@@ -157,7 +157,7 @@ struct URLInputTests {
         #expect(malformed.stderr.hasPrefix("darkroom: error: http://[bad: not a valid URL"), "\(malformed.stderr)")
     }
 
-    @Test("a malformed URL in --url-list is named alone in one error line, not with every other input")
+    @Test("a malformed URL in --url-list is one failure named alone in one error line; the other inputs still render")
     func malformedURLInList() async throws {
         let list = folder.path("bad-urls.txt")
         try Data("# list\n\n\(server.url("/image/gradient.jpg?test=bad-list"))\nhttp://[bad\n".utf8).write(to: URL(fileURLWithPath: list))
@@ -166,6 +166,8 @@ struct URLInputTests {
         #expect(outcome.stderr.hasPrefix("darkroom: error: http://[bad: not a valid URL"), "\(outcome.stderr)")
         #expect(!outcome.stderr.contains("test=bad-list"), "\(outcome.stderr)")
         #expect(outcome.stderr.split(separator: "\n").count == 1, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("batch: 1 done, 1 failed"), "\(outcome.stdout)")
+        #expect(FileManager.default.fileExists(atPath: folder.path("bad/thumbnail/gradient.jpg")))
     }
 
     @Test("credentials written in a URL are not stored in the disk cache, and its purge still finds it")

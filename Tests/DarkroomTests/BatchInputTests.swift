@@ -68,6 +68,22 @@ struct BatchInputTests {
         #expect(BatchInput.percentDecoded(Substring(segment)) == expected)
     }
 
+    @Test("expandAll sets unusable arguments aside with their errors and keeps the rest, in order")
+    func unusableSetAside() throws {
+        let folder = try TemporaryDirectory()
+        try Data([1]).write(to: URL(fileURLWithPath: folder.path("a.jpg")))
+        try Data([2]).write(to: URL(fileURLWithPath: folder.path("b.png")))
+        let found = BatchInput.expandAll(
+            [folder.path("a.jpg"), folder.path("nope.jpg"), "file:///etc/passwd", "http://[bad", folder.path("b.png")],
+            key: { url in
+                guard !url.contains("[") else { throw DarkroomError.fetchFailed(url: url, status: nil, reason: "not a valid URL") }
+                return url
+            })
+        #expect(found.inputs.map(\.path) == [folder.path("a.jpg"), folder.path("b.png")])
+        #expect(found.unusable.map(\.input) == [folder.path("nope.jpg"), "file:///etc/passwd", "http://[bad"])
+        #expect(found.unusable[0].error as? DarkroomError == .io(path: folder.path("nope.jpg"), detail: "no such file or directory"))
+    }
+
     @Test("a missing input, or one under a file, is named with the reason")
     func missingInputs() throws {
         let folder = try TemporaryDirectory()

@@ -7,22 +7,27 @@ import DarkroomSources
 // MARK: - Batch
 
 /// Renders variants of many inputs into a folder: `OUT/<variant>/<relative stem>.<ext>`.
-/// Each input is read and decoded once for all its variants; inputs run on `jobs` threads;
+/// Each input is read once and decoded once per scale its variants need; inputs run on `jobs` threads;
 /// one failure does not stop the rest.
 ///
 /// ```swift
-/// let batch = Batch(inputs: try BatchInput.expand(["photos"]), targets: targets, outputDirectory: "out")
+/// let found = BatchInput.expandAll(["photos", "extra.jpg"])
+/// let batch = Batch(inputs: found.inputs, unusable: found.unusable, targets: targets, outputDirectory: "out")
 /// let renderer = CachingRenderer(renderer: VariantRenderer(registry: .standard))
 /// let summary = batch.run(renderer: renderer, jobs: 2) { event in print(event) }
 /// print(summary.succeeded, summary.failures.count)
 /// ```
 public struct Batch: Sendable {
     public var inputs: [BatchInput]
+    /// Arguments that named no usable input (a missing file, a malformed URL): reported as
+    /// failures of this batch, first, while the inputs are rendered.
+    public var unusable: [Failure]
     public var targets: [RenderTarget]
     public var outputDirectory: String
 
-    public init(inputs: [BatchInput], targets: [RenderTarget], outputDirectory: String) {
+    public init(inputs: [BatchInput], unusable: [Failure] = [], targets: [RenderTarget], outputDirectory: String) {
         self.inputs = inputs
+        self.unusable = unusable
         self.targets = targets
         self.outputDirectory = outputDirectory
     }
@@ -84,7 +89,7 @@ public struct Batch: Sendable {
         let files = jobs > 1
             ? BatchSchedule.ordered(localFiles, targets: targets, workers: min(jobs, localFiles.count)) : localFiles
         let urls = inputs.filter(\.isURL)
-        let total = inputs.count
+        let total = unusable.count + inputs.count
         let finish: @Sendable (BatchInput, [String], Int, (any Error)?) -> Void = { input, written, cached, failure in
             state.withLock { s in
                 s.finished += 1
@@ -140,6 +145,14 @@ public struct Batch: Sendable {
                 }
             }
         }
+        for failure in unusable {
+            state.withLock { s in
+                s.finished += 1
+                s.failures.append(failure)
+                progress(Progress(
+                    finished: s.finished, total: total, input: failure.input, outputs: [], cached: 0, error: failure.error))
+            }
+        }
         let workers = max(files.isEmpty ? 0 : 1, min(jobs, files.count))
         // One lane per file worker (the first on this thread), and one for the URLs (waiting
         // on the pipeline) when there are any. SpreadThreads starts each worker on its own CPU.
@@ -147,7 +160,9 @@ public struct Batch: Sendable {
             if lane == workers { urlLane() } else { fileWorker() }
         }
         return state.withLock { s in
-            let order = Dictionary(inputs.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
+            // The unusable arguments first, then the inputs, each in the order given.
+            let named = unusable.map(\.input) + inputs.map(\.path)
+            let order = Dictionary(named.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
             return Summary(
                 succeeded: s.succeeded,
                 failures: s.failures.sorted { (order[$0.input] ?? 0) < (order[$1.input] ?? 0) },
@@ -167,7 +182,7 @@ public struct Batch: Sendable {
     }
 
     /// Fetches a URL input through `pipeline` (which must know this batch's targets by name),
-    /// renders every target from one decode, and writes them.
+    /// renders every target (sharing the decodes), and writes them.
     public func fetchAndRender(_ input: BatchInput, pipeline: ImagePipeline?) async throws -> (written: [String], cached: Int) {
         guard let pipeline else {
             throw DarkroomError.noComponent(kind: "source", detail: "'\(input.path)' (this batch has no pipeline for URLs)")

@@ -41,11 +41,35 @@ extension BatchInput {
     /// ``ImageSource/key(for:)``), so spellings of one URL are one input too. A walk does not
     /// enter the `skipping` folders (``outputFolders(_:variants:)``), so that outputs written
     /// inside an input folder are not taken as inputs by the next run.
-    /// - Throws: ``DarkroomError/io(path:detail:)`` for a path that does not exist, or what
-    ///   `key` throws for a malformed URL.
+    /// - Throws: the first argument's error (see ``expandAll(_:key:skipping:)``).
     public static func expand(
         _ arguments: [String], key: (String) throws -> String = { $0 }, skipping: [String] = []
     ) throws -> [BatchInput] {
+        let expansion = expandAll(arguments, key: key, skipping: skipping)
+        if let first = expansion.unusable.first { throw first.error }
+        return expansion.inputs
+    }
+
+    /// What ``expandAll(_:key:skipping:)`` found: the inputs, and the arguments that could not
+    /// be used, each with its error.
+    public struct Expansion: Sendable {
+        public var inputs: [BatchInput] = []
+        public var unusable: [Batch.Failure] = []
+    }
+
+    /// Like ``expand(_:key:skipping:)``, but an argument that cannot be used — a path that
+    /// does not exist (``DarkroomError/io(path:detail:)``), a folder that cannot be read, a
+    /// malformed URL (what `key` throws), another scheme — is set aside with its error and the
+    /// others are still taken, so a batch can render them and report it as one failure.
+    ///
+    /// ```swift
+    /// let found = BatchInput.expandAll(["photos", "missing.jpg"])
+    /// // found.inputs: the photos; found.unusable: [missing.jpg: no such file or directory]
+    /// ```
+    public static func expandAll(
+        _ arguments: [String], key: (String) throws -> String = { $0 }, skipping: [String] = []
+    ) -> Expansion {
+        var expansion = Expansion()
         let skipped = Set(skipping.compactMap(FileID.init))
         var seen: Set<String> = []
         var inputs: [BatchInput] = []
@@ -61,10 +85,10 @@ extension BatchInput {
             }
             if seen.insert(canonical).inserted { inputs.append(BatchInput(path: path, relativeStem: stem)) }
         }
-        for argument in arguments {
+        func take(_ argument: String) throws {
             try refuseOtherSchemes(argument)
             if isURL(argument) {
-                guard seen.insert("url:" + (try key(argument))).inserted else { continue }
+                guard seen.insert("url:" + (try key(argument))).inserted else { return }
                 let base = urlStem(argument)
                 var stem = base
                 var counter = 1
@@ -73,7 +97,7 @@ extension BatchInput {
                     stem = "\(base)-\(counter)"
                 }
                 inputs.append(BatchInput(path: argument, relativeStem: stem))
-                continue
+                return
             }
             // stat(2) and string work for a file: FileManager and URL cost ~30 µs a file.
             var status = stat()
@@ -84,14 +108,22 @@ extension BatchInput {
             }
             guard status.st_mode & S_IFMT == S_IFDIR else {
                 add(argument, stem: stem(of: lastComponent(of: argument)))
-                continue
+                return
             }
             let prefix = argument.hasSuffix("/") ? argument : argument + "/"
             for relative in try ImageFolderWalk.imageFiles(in: argument, skipping: skipped) {
                 add(prefix + relative, stem: stem(of: relative))
             }
         }
-        return inputs
+        for argument in arguments {
+            do {
+                try take(argument)
+            } catch {
+                expansion.unusable.append(Batch.Failure(input: argument, error: error))
+            }
+        }
+        expansion.inputs = inputs
+        return expansion
     }
 
     /// The folders a batch into `outputDirectory` writes: the folder itself and one per
