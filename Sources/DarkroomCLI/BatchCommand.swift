@@ -12,8 +12,8 @@ struct BatchCommand: ParsableCommand {
             --url-list adds the URLs (or paths) of a file, one per line (# starts a comment). \
             Each variant of an input is written as OUT/VARIANT/RELATIVE-NAME.EXT (for a URL, the \
             last part of its path). The same URL given many times is downloaded once; URLs are \
-            fetched up to 4 at a time, with the [sources.http] settings of the configuration. Every input is decoded once for all \
-            its variants. A failure does not stop the others; at the end a summary is printed, each \
+            fetched up to 4 at a time, with the [sources.http] settings of the configuration. Every input is decoded once per \
+            shrink-on-load scale its variants need (usually once). A failure does not stop the others; at the end a summary is printed, each \
             failure is listed as 'darkroom: error: INPUT: reason', and the exit status is 1 if any \
             failed. On a terminal a progress bar is drawn on stderr; otherwise one line per input \
             is printed.

@@ -14,8 +14,9 @@ struct RenderCommand: ParsableCommand {
         discussion: """
             With one --variant, OUT is the output file (or a folder, if it is one). With several \
             --variant options, OUT is a folder and each variant is written as OUT/NAME.EXT. The \
-            source is decoded once, at the smallest size every variant allows, and chain prefixes \
-            shared by variants are computed once.
+            source is decoded once per shrink-on-load scale the variants need (usually once; each \
+            variant comes out as it would alone), and chain prefixes shared by variants are \
+            computed once.
 
             --filter takes the identifier syntax, e.g. 'aspect-fill(height=128,width=128)'; \
             give it several times for a chain. The output format then comes from OUT's extension \

@@ -43,6 +43,9 @@ public struct GDDecoder: ImageDecoder {
         !GDLibrary.isAvailable || readableFormats.contains(header.format)
     }
 
+    /// `nil`: every decode is full size, whatever the hint.
+    public func canonicalSizeHint(for header: ImageHeader, options: DecodeOptions) -> PixelSize? { nil }
+
     /// Probes `bytes` and decodes them.
     ///
     /// ```swift

@@ -25,6 +25,19 @@ extension JPEGDecoder {
         return 1
     }
 
+    /// The hint naming the scale ``scaleDenominator(for:sizeHint:)`` picks: the upright size
+    /// at that scale, or `nil` at full size (see ``ImageDecoder/canonicalSizeHint(for:options:)``).
+    ///
+    /// ```swift
+    /// let header = ImageHeader(format: .jpeg, width: 1600, height: 1200)
+    /// JPEGDecoder().canonicalSizeHint(for: header, options: DecodeOptions(sizeHint: PixelSize(width: 180, height: 100)))
+    /// // 200x150
+    /// ```
+    public func canonicalSizeHint(for header: ImageHeader, options: DecodeOptions) -> PixelSize? {
+        let denominator = Self.scaleDenominator(for: header, sizeHint: options.sizeHint)
+        return denominator == 1 ? nil : Self.scaledSize(of: header.uprightSize, denominator: denominator)
+    }
+
     /// The size libjpeg produces at scale 1/`denominator`: each side rounded **up**,
     /// `ceil(side / denominator)`.
     ///

@@ -70,6 +70,20 @@ public struct PNGDecoder: ImageDecoder {
         return factor
     }
 
+    /// The hint naming the reduction ``reductionFactor(for:sizeHint:)`` picks: the upright size
+    /// reduced by it, or `nil` at full size (see ``ImageDecoder/canonicalSizeHint(for:options:)``).
+    ///
+    /// ```swift
+    /// let header = ImageHeader(format: .png, width: 5120, height: 2880)
+    /// PNGDecoder().canonicalSizeHint(for: header, options: DecodeOptions(sizeHint: PixelSize(width: 896, height: 504)))
+    /// // 1024x576
+    /// ```
+    public func canonicalSizeHint(for header: ImageHeader, options: DecodeOptions) -> PixelSize? {
+        let factor = Self.reductionFactor(for: header, sizeHint: options.sizeHint)
+        let upright = header.uprightSize
+        return factor == 1 ? nil : PixelSize(width: upright.width / factor, height: upright.height / factor)
+    }
+
     /// The largest box the decoder averages (the C wall's limit).
     static let maximumReduction = 256
 

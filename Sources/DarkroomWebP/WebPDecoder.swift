@@ -27,6 +27,9 @@ public struct WebPDecoder: ImageDecoder {
         header.format == .webp
     }
 
+    /// `nil`: every decode is full size, whatever the hint.
+    public func canonicalSizeHint(for header: ImageHeader, options: DecodeOptions) -> PixelSize? { nil }
+
     public func decode(_ bytes: [UInt8], header: ImageHeader, options: DecodeOptions) throws -> Image {
         try options.checkLimits(byteCount: bytes.count, header: header)
         let stored = try bytes.withUnsafeBufferPointer { buffer in

@@ -34,6 +34,29 @@ struct RenderCommandTests {
         #expect(try ImageProbe.probe(FileBytes.read(folder.path("out/avatar.png"))).size == PixelSize(width: 128, height: 128))
     }
 
+    @Test("a variant's file is the same rendered alone, beside a variant needing a larger decode, or from the cache")
+    func sameBytesInAnyCompany() async throws {
+        let folder = try TemporaryDirectory()
+        let photo = CheckCommandTests.repository.appendingPathComponent("Samples/path.jpg").path  // 1280×800
+        let environment = ["DARKROOM_CACHE_DIR": folder.path("cache")]
+        func render(_ variants: [String], to out: String) async throws {
+            let outcome = try await CommandRunner.run(
+                ["render", photo] + variants.flatMap { ["--variant", $0] } + ["--config", Self.config, "-o", out],
+                environment: environment)
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+        }
+        // thumbnail decodes at 1/2 alone; hero needs the full size. The cache is filled by
+        // the render beside hero, so the last render is served from it.
+        try await render(["thumbnail", "hero"], to: folder.path("both"))
+        try await render(["thumbnail"], to: folder.path("cached.jpg"))
+        let alone = try await CommandRunner.run(
+            ["render", photo, "--variant", "thumbnail", "--config", Self.config, "-o", folder.path("alone.jpg"), "--no-cache"])
+        #expect(alone.status == 0, "\(alone.stderr)")
+        let expected = try FileBytes.read(folder.path("alone.jpg"))
+        #expect(try FileBytes.read(folder.path("both/thumbnail.jpg")) == expected)
+        #expect(try FileBytes.read(folder.path("cached.jpg")) == expected)
+    }
+
     @Test("--filter builds an ad-hoc chain in identifier syntax; the format follows the extension")
     func adHocChain() async throws {
         let folder = try TemporaryDirectory()
@@ -107,6 +130,25 @@ struct BatchCommandTests {
             #expect(FileManager.default.fileExists(atPath: out.path("thumbnail/\(stem).jpg")), "\(stem)")
             #expect(FileManager.default.fileExists(atPath: out.path("avatar/\(stem).png")), "\(stem)")
         }
+    }
+
+    @Test("a missing input or another scheme is one failure: the others are rendered, each failure listed, exit 1")
+    func unusableArguments() async throws {
+        let out = try TemporaryDirectory()
+        let missing = out.path("missing.jpg")
+        let outcome = try await CommandRunner.run([
+            "batch", missing, Fixtures.path("gradient.jpg"), "ftp://example.com/a.jpg", Fixtures.path("blocks.gif"),
+            "--variant", "thumbnail", "--config", RenderCommandTests.config, "--out", out.path("o"), "--jobs", "2",
+        ])
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout.contains("batch: 2 done, 2 failed, 2 files written"), "\(outcome.stdout)")
+        #expect(outcome.stderrLines == [
+            "darkroom: error: \(missing): no such file or directory",
+            "darkroom: error: ftp://example.com/a.jpg: invalid input 'ftp://example.com/a.jpg': expected a file, a folder "
+                + "or an http(s) URL (ftp:// is not supported)",
+        ], "\(outcome.stderr)")
+        #expect(FileManager.default.fileExists(atPath: out.path("o/thumbnail/gradient.jpg")))
+        #expect(FileManager.default.fileExists(atPath: out.path("o/thumbnail/blocks.jpg")))
     }
 
     @Test("all good inputs exit 0")

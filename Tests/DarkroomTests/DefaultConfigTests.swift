@@ -46,7 +46,15 @@ struct DefaultConfigTests {
         #expect(sizes["avatar-small"] == PixelSize(width: 64, height: 64))
         #expect(sizes["placeholder"] == PixelSize(width: 32, height: 21))
         #expect(sizes["original"] == PixelSize(width: 1200, height: 800))
-        #expect(counters.decodes == 1)
+        // One decode per distinct shrink-on-load scale (here full size for the original and
+        // hero, and the DCT scales the smaller variants pick).
+        let header = try ImageProbe.probe(source)
+        let scales = Set(try configuration.variants.map { variant in
+            try Registry.standard.canonicalDecode(
+                header, sizeHint: RenderTarget(variant: variant).chain.sizeHint(forSourceSize: header.uprightSize)).options.sizeHint
+        })
+        #expect(counters.decodes == scales.count)
+        #expect(scales.count < configuration.variants.count)
         for result in results {
             let header = try ImageProbe.probe(result.bytes)
             #expect(header.size == result.image.size, "\(result.name)")

@@ -6,7 +6,7 @@ import Testing
 
 // MARK: - Rendering several variants of one source
 
-@Suite("Rendering several variants decodes once and computes shared prefixes once")
+@Suite("Rendering several variants decodes once per scale and computes shared prefixes once")
 struct VariantRendererTests {
     let registry = Registry.standard
     let source = try! Registry.standard.encode(Pattern.photo(width: 320, height: 240), options: EncodeOptions(format: .png))
@@ -65,11 +65,38 @@ struct VariantRendererTests {
         #expect(try renderer.render(tga, targets: [auto])[0].format == .jpeg)
     }
 
-    @Test("the decode hint is the largest any chain needs, or full size when one needs every pixel")
-    func decodeHint() {
-        let size = PixelSize(width: 1000, height: 800)
-        #expect(VariantRenderer.decodeHint(for: [], sourceSize: size) == nil)
-        #expect(VariantRenderer.decodeHint(for: [FilterChain.empty], sourceSize: size) == nil)
+    @Test("a variant renders the same bytes alone as beside variants that need a larger decode")
+    func independentOfCompany() throws {
+        let jpeg = try registry.encode(Pattern.photo(width: 1600, height: 1200), options: EncodeOptions(format: .jpeg))
+        let thumb = try target("thumb", ["aspect-fit(height=100,width=100)"], format: .jpeg)
+        let avatar = try target("avatar", ["aspect-fill(height=64,width=64)", "circle"])
+        let big = try target("big", ["aspect-fit(height=800,width=800)"], format: .jpeg)
+        let renderer = VariantRenderer(registry: registry)
+        let alone = try [thumb, avatar, big].map { try renderer.render(jpeg, targets: [$0])[0].bytes }
+        let counters = StageCounters()
+        let together = try renderer.render(jpeg, targets: [big, thumb, avatar], counters: counters)
+        #expect(together.map(\.name) == ["big", "thumb", "avatar"])
+        #expect(together.map(\.bytes) == [alone[2], alone[0], alone[1]])
+        // thumb and avatar both decode at 1/8 (200×150) and share it; big needs full size.
+        #expect(counters.decodes == 2)
+        #expect(counters.encodes == 3)
+    }
+
+    @Test("the canonical hint names the scale the decoder picks: JPEG DCT scales, PNG exact box factors, none for libgd")
+    func canonicalHints() throws {
+        let jpeg = ImageHeader(format: .jpeg, width: 1600, height: 1200)
+        func canonical(_ header: ImageHeader, _ width: Int, _ height: Int) throws -> PixelSize? {
+            try registry.canonicalDecode(header, sizeHint: PixelSize(width: width, height: height)).options.sizeHint
+        }
+        #expect(try canonical(jpeg, 180, 100) == PixelSize(width: 200, height: 150))
+        #expect(try canonical(jpeg, 201, 100) == PixelSize(width: 400, height: 300))
+        #expect(try canonical(jpeg, 1000, 10) == nil)
+        #expect(try registry.canonicalDecode(jpeg, sizeHint: nil).options.sizeHint == nil)
+        let png = ImageHeader(format: .png, width: 5120, height: 2880)
+        #expect(try canonical(png, 896, 504) == PixelSize(width: 1024, height: 576))
+        #expect(try canonical(png, 5000, 10) == nil)
+        let gif = ImageHeader(format: .gif, width: 640, height: 480)
+        #expect(try canonical(gif, 10, 10) == nil)
     }
 
     @Test("bad input fails with the input's error, not a crash")
@@ -78,7 +105,7 @@ struct VariantRendererTests {
             try VariantRenderer(registry: registry).render([], targets: [])
         }
         #expect(throws: DarkroomError.self) {
-            try VariantRenderer(registry: registry).render(Fixtures.bytes("truncated.jpg"), targets: [])
+            try VariantRenderer(registry: registry).render(Fixtures.bytes("truncated.jpg"), targets: [try target("t", ["negate"])])
         }
     }
 }

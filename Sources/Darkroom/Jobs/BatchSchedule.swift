@@ -132,8 +132,24 @@ public enum BatchSchedule {
             count = max(0, pread(descriptor, buffer.baseAddress, buffer.count, 0))
         }.withUnsafeBytes { try ImageProbe.probe($0) }
         guard let header else { return sizeOnlyCost(fileBytes: size) }
-        let hint = VariantRenderer.decodeHint(for: chains, sourceSize: header.uprightSize)
-        return estimatedCost(header: header, fileBytes: size, decodeHint: hint)
+        // One decode per distinct scale the chains need (see VariantRenderer); the file's
+        // fixed cost is paid once.
+        let hints = decodeHints(header: header, chains: chains)
+        let decodes = hints.map { estimatedCost(header: header, fileBytes: size, decodeHint: $0) }
+        return decodes.reduce(0, +) - Double(max(0, hints.count - 1)) * fixedCost
+    }
+
+    /// The distinct decodes rendering `chains` of a file with this header takes, as canonical
+    /// size hints (only JPEG's scales change the estimate; other formats decode once).
+    static func decodeHints(header: ImageHeader, chains: [FilterChain]) -> [PixelSize?] {
+        guard header.format == .jpeg else { return [nil] }
+        var hints: [PixelSize?] = []
+        for chain in chains {
+            let options = DecodeOptions(sizeHint: chain.sizeHint(forSourceSize: header.uprightSize))
+            let hint = JPEGDecoder().canonicalSizeHint(for: header, options: options)
+            if !hints.contains(hint) { hints.append(hint) }
+        }
+        return hints.isEmpty ? [nil] : hints
     }
 
     // MARK: - Cost model

@@ -10,8 +10,8 @@ import CoreMetrics
 /// - **Caches first.** The memory cache of encoded variants is checked on the caller's thread
 ///   before any work (a hit costs a lookup, no task); then the disk cache; then the work, whose
 ///   result is stored in both.
-/// - **Work is shared by stage.** Requests for one source share one fetch; renders sharing a
-///   decode size share one decode; chains sharing a prefix (`[aspect-fill, circle]` and
+/// - **Work is shared by stage.** Requests for one source share one fetch; renders whose chains
+///   need the same shrink-on-load scale share one decode; chains sharing a prefix (`[aspect-fill, circle]` and
 ///   `[aspect-fill, rounded-corners]`) share its computation; equal targets share one encode.
 /// - **Scheduling.** Downloads and processing (decode, filters, encode) wait in separate queues,
 ///   by priority (the highest of the requests sharing a job), FIFO or LIFO within one; decodes
@@ -60,7 +60,7 @@ public final class ImagePipeline: Sendable {
             }
             let spec = RenderSpec(
                 source: source,
-                output: .variant(target, cacheKey: key, hintChains: [target.target.chain], hintGroup: target.target.chain.identifier))
+                output: .variant(target, cacheKey: key))
             let task = ImageTask(request: ImageRequest(location: location, variant: .named(variant), priority: priority), core: core)
             core.lock.run { effects in task.subscribe(spec, fallbackError: nil, &effects) }
             return try await task.response
@@ -68,8 +68,9 @@ public final class ImagePipeline: Sendable {
         return try await request(ImageRequest(location: location, variant: .named(variant), priority: priority)).response
     }
 
-    /// Several variants of one location, in the order asked. Those not in the memory cache are
-    /// rendered from **one** decode, with the size hint that satisfies them all.
+    /// Several variants of one location, in the order asked. Those not in the memory cache share
+    /// one fetch, one decode per distinct shrink-on-load scale (usually one) and each shared
+    /// chain prefix; each comes out exactly as it would alone.
     /// - Throws: the first failure (the other requests are cancelled).
     public func images(for location: String, variants: [String], priority: ImagePriority = .normal) async throws -> [ImageResponse] {
         let prepared = try variants.map { try self.prepared(named: $0) }
@@ -93,13 +94,11 @@ public final class ImagePipeline: Sendable {
                 missing.append(index)
             }
         }
-        let chains = missing.map { prepared[$0].target.chain }
-        let group = Set(chains.map(\.identifier)).sorted().joined(separator: "&")
         let tasks = missing.map { index in
             let target = prepared[index]
             let spec = RenderSpec(
                 source: source,
-                output: .variant(target, cacheKey: target.cacheKey(for: source), hintChains: chains, hintGroup: group))
+                output: .variant(target, cacheKey: target.cacheKey(for: source)))
             let task = ImageTask(request: ImageRequest(location: location, variant: .named(variants[index]), priority: priority), core: core)
             core.lock.run { effects in task.subscribe(spec, fallbackError: nil, &effects) }
             return (index, task)
@@ -124,8 +123,7 @@ public final class ImagePipeline: Sendable {
             return task
         }
         let output: RenderSpec.Output = target.map { target in
-            .variant(target, cacheKey: CacheKey(source: "", variant: ""), hintChains: [target.target.chain],
-                     hintGroup: target.target.chain.identifier)
+            .variant(target, cacheKey: CacheKey(source: "", variant: ""))
         } ?? .original
         let spec: RenderSpec
         let fallbackError: (any Error)?
@@ -133,7 +131,7 @@ public final class ImagePipeline: Sendable {
             let source = try resolve(request.location)
             spec = RenderSpec(source: source, output: output.keyed(for: source))
             fallbackError = nil
-            if !request.wantsImage, case let .variant(_, key, _, _) = spec.output,
+            if !request.wantsImage, case let .variant(_, key) = spec.output,
                 let hit = configuration.memoryCache?.value(for: key)
             {
                 core.metrics.memoryHits.increment()
@@ -194,8 +192,8 @@ extension RenderSpec.Output {
         switch self {
         case .original:
             return .original
-        case let .variant(target, _, hintChains, hintGroup):
-            return .variant(target, cacheKey: target.cacheKey(for: source), hintChains: hintChains, hintGroup: hintGroup)
+        case let .variant(target, _):
+            return .variant(target, cacheKey: target.cacheKey(for: source))
         }
     }
 }

@@ -151,8 +151,8 @@ extension RenderSpec.Output {
         switch self {
         case .original:
             return .original
-        case let .variant(target, _, hintChains, hintGroup):
-            return .variant(target, cacheKey: target.cacheKey(for: fallback.resolved()), hintChains: hintChains, hintGroup: hintGroup)
+        case let .variant(target, _):
+            return .variant(target, cacheKey: target.cacheKey(for: fallback.resolved()))
         }
     }
 }

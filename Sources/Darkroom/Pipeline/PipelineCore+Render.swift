@@ -15,9 +15,9 @@ extension PipelineCore {
                         bytes: fetched.data.bytes, format: fetched.header.format, image: nil,
                         layer: fetched.fromCache ? .disk : .source)
                 }
-            case let .variant(target, cacheKey, hintChains, _):
+            case let .variant(target, cacheKey):
                 if let hit = try await cached(cacheKey) { return hit }
-                return try await rendered(spec.source, target: target, cacheKey: cacheKey, hintChains: hintChains, as: job)
+                return try await rendered(spec.source, target: target, cacheKey: cacheKey, as: job)
             }
         } catch {
             if !(error is CancellationError) {
@@ -47,13 +47,17 @@ extension PipelineCore {
     }
 
     private func rendered(
-        _ source: ResolvedSource, target: PreparedTarget, cacheKey: CacheKey, hintChains: [FilterChain],
-        as job: StageJob<RenderOutcome>
+        _ source: ResolvedSource, target: PreparedTarget, cacheKey: CacheKey, as job: StageJob<RenderOutcome>
     ) async throws -> RenderOutcome {
         let (encoded, noStore) = try await withSession(source, as: job) { session, fetched in
             let header = fetched.header
             let upright = configuration.appliesOrientation ? header.uprightSize : header.size
-            let hint = VariantRenderer.decodeHint(for: hintChains, sourceSize: upright)
+            // The target's own hint in the decoder's canonical form: targets needing the same
+            // scale share the decode, and none depends on which others are being rendered.
+            let hint = try configuration.registry.canonicalDecode(
+                header, sizeHint: target.target.chain.sizeHint(forSourceSize: upright),
+                appliesOrientation: configuration.appliesOrientation, limits: configuration.limits
+            ).options.sizeHint
             let encoded = try await job.value(of: { effects in
                 self.encodeJob(in: session, fetched: fetched, hint: hint, target: target, &effects)
             }, lock: lock)
@@ -91,7 +95,7 @@ extension RenderSpec {
     var variantName: String {
         switch output {
         case .original: return "original"
-        case let .variant(target, _, _, _): return target.target.name
+        case let .variant(target, _): return target.target.name
         }
     }
 }

@@ -40,9 +40,9 @@ struct PreparedTarget: Sendable {
 struct RenderSpec: Sendable {
     enum Output: Sendable {
         case original
-        /// `hintChains` are the chains whose combined size hint the decode uses (this target's
-        /// alone, or a batch's); `hintGroup` names them in job keys.
-        case variant(PreparedTarget, cacheKey: CacheKey, hintChains: [FilterChain], hintGroup: String)
+        /// The decode uses this target's own size hint (in the decoder's canonical form), so
+        /// the result is the same whichever other variants are rendered beside it.
+        case variant(PreparedTarget, cacheKey: CacheKey)
     }
 
     let source: ResolvedSource
@@ -53,8 +53,8 @@ struct RenderSpec: Sendable {
         switch output {
         case .original:
             return "original|" + source.sessionKey
-        case let .variant(_, cacheKey, _, hintGroup):
-            return cacheKey.string + "#" + hintGroup
+        case let .variant(_, cacheKey):
+            return cacheKey.string
         }
     }
 }

@@ -23,6 +23,24 @@ extension Registry {
         return (header, try decoder.decode(bytes, header: header, options: options))
     }
 
+    /// The decoder that reads `header` and the options to decode with: `sizeHint` in the
+    /// decoder's canonical form (``ImageDecoder/canonicalSizeHint(for:options:)``), so that
+    /// every render asking for the same scale decodes the same pixels and can share them.
+    ///
+    /// ```swift
+    /// let (decoder, options) = try registry.canonicalDecode(header, sizeHint: PixelSize(width: 448, height: 448))
+    /// let image = try decoder.decode(bytes, header: header, options: options)
+    /// ```
+    /// - Throws: ``DarkroomError/unsupportedFormat(_:reason:)`` when no decoder reads it.
+    public func canonicalDecode(
+        _ header: ImageHeader, sizeHint: PixelSize?, appliesOrientation: Bool = true, limits: DecodeLimits = DecodeLimits()
+    ) throws -> (decoder: any ImageDecoder, options: DecodeOptions) {
+        var options = DecodeOptions(sizeHint: sizeHint, appliesOrientation: appliesOrientation, limits: limits)
+        let decoder = try decoder(for: header, options: options)
+        options.sizeHint = sizeHint == nil ? nil : decoder.canonicalSizeHint(for: header, options: options)
+        return (decoder, options)
+    }
+
     /// Validates the options, picks the encoder for `options.format`, and encodes.
     ///
     /// ```swift

@@ -6,9 +6,12 @@ import DarkroomCore
 /// Renders several targets from one source's bytes, doing each piece of work once:
 ///
 /// 1. the header is probed and the limits checked;
-/// 2. the source is decoded **once**, with a size hint large enough for every target
-///    (each chain's first filter says how small it may be decoded — shrink-on-load);
-/// 3. each distinct chain **prefix** is computed once: `[aspect-fill, circle]` and
+/// 2. each target's chain says how small the source may be decoded for it (its first
+///    filter's size hint: shrink-on-load), which the decoder turns into the scale it would
+///    pick (``ImageDecoder/canonicalSizeHint(for:options:)``); the source is decoded **once
+///    per distinct scale** — usually once — so a target comes out exactly as it would alone,
+///    whichever targets it is rendered with (its identifier is its cache key);
+/// 3. each distinct chain **prefix** is computed once per decode: `[aspect-fill, circle]` and
 ///    `[aspect-fill, rounded-corners]` share one aspect-fill;
 /// 4. targets with equal identifiers (equal chain + encoder settings) are encoded once.
 ///
@@ -36,44 +39,44 @@ public struct VariantRenderer: Sendable {
         try limits.check(header)
         let upright = appliesOrientation ? header.uprightSize : header.size
 
-        let options = DecodeOptions(
-            sizeHint: Self.decodeHint(for: targets.map(\.chain), sourceSize: upright),
-            appliesOrientation: appliesOrientation, limits: limits)
-        let decoded = try registry.decoder(for: header, options: options).decode(bytes, header: header, options: options)
-        counters?.recordDecode()
-
-        var prefixes = PrefixMemo(source: decoded)
-        var encoded: [String: RenderedVariant] = [:]
-        var results: [RenderedVariant] = []
-        for target in targets {
-            let identifier = target.identifier
-            if let done = encoded[identifier] {
-                results.append(RenderedVariant(
-                    name: target.name, identifier: identifier, image: done.image, bytes: done.bytes, format: done.format))
-                continue
+        // Targets grouped by the decode they need, in the order the groups first appear.
+        var groups: [(options: DecodeOptions, decoder: any ImageDecoder, members: [Int])] = []
+        for (index, target) in targets.enumerated() {
+            let (decoder, options) = try registry.canonicalDecode(
+                header, sizeHint: target.chain.sizeHint(forSourceSize: upright),
+                appliesOrientation: appliesOrientation, limits: limits)
+            if let group = groups.firstIndex(where: { $0.options.sizeHint == options.sizeHint }) {
+                groups[group].members.append(index)
+            } else {
+                groups.append((options, decoder, [index]))
             }
-            let image = try prefixes.result(of: target.chain, counters: counters)
-            let format = outputFormat(for: target.encoding, source: header.format, image: image)
-            let bytes = try registry.encode(image, options: target.encoding.options(sourceFormat: format))
-            counters?.recordEncode()
-            let rendered = RenderedVariant(name: target.name, identifier: identifier, image: image, bytes: bytes, format: format)
-            encoded[identifier] = rendered
-            results.append(rendered)
         }
-        return results
-    }
 
-    // MARK: - Size hint
-
-    /// The decode size that satisfies every chain: the component-wise largest of their hints,
-    /// or `nil` (full size) when any chain needs every pixel.
-    public static func decodeHint(for chains: [FilterChain], sourceSize: PixelSize) -> PixelSize? {
-        var hint: PixelSize?
-        for chain in chains {
-            guard let own = chain.sizeHint(forSourceSize: sourceSize) else { return nil }
-            hint = PixelSize(width: max(hint?.width ?? 0, own.width), height: max(hint?.height ?? 0, own.height))
+        var results = [RenderedVariant?](repeating: nil, count: targets.count)
+        for group in groups {
+            // One decode at a time: the previous group's pixels are released first.
+            let decoded = try group.decoder.decode(bytes, header: header, options: group.options)
+            counters?.recordDecode()
+            var prefixes = PrefixMemo(source: decoded)
+            var encoded: [String: RenderedVariant] = [:]
+            for index in group.members {
+                let target = targets[index]
+                let identifier = target.identifier
+                if let done = encoded[identifier] {
+                    results[index] = RenderedVariant(
+                        name: target.name, identifier: identifier, image: done.image, bytes: done.bytes, format: done.format)
+                    continue
+                }
+                let image = try prefixes.result(of: target.chain, counters: counters)
+                let format = outputFormat(for: target.encoding, source: header.format, image: image)
+                let bytes = try registry.encode(image, options: target.encoding.options(sourceFormat: format))
+                counters?.recordEncode()
+                let rendered = RenderedVariant(name: target.name, identifier: identifier, image: image, bytes: bytes, format: format)
+                encoded[identifier] = rendered
+                results[index] = rendered
+            }
         }
-        return hint
+        return results.map { $0! }
     }
 
     // MARK: - Output format

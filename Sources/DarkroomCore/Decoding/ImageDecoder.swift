@@ -32,4 +32,27 @@ public protocol ImageDecoder: Sendable {
 
     /// Decodes `bytes`, whose probed header is `header`.
     func decode(_ bytes: [UInt8], header: ImageHeader, options: DecodeOptions) throws -> Image
+
+    /// `options.sizeHint` in canonical form: the hint naming the decode this decoder would do
+    /// (for a decoder with a few fixed scales, the size of the scale it picks; `nil` for a
+    /// full-size decode). Renderers decode with the canonical hint and share one decode among
+    /// the variants whose canonical hints are equal, so a variant's pixels never depend on
+    /// which other variants are rendered with it (its cache key promises they do not).
+    ///
+    /// Requirement: decoding with the canonical hint gives the same pixels as decoding with
+    /// any hint that canonicalises to it. The default returns the hint unchanged (decodes are
+    /// shared only among equal hints); a decoder that ignores hints should return `nil`.
+    ///
+    /// ```swift
+    /// // A 1600×1200 JPEG, which decodes at 1/8 for any hint up to 200×150:
+    /// JPEGDecoder().canonicalSizeHint(for: header, options: DecodeOptions(sizeHint: PixelSize(width: 180, height: 100)))
+    /// // 200×150
+    /// ```
+    func canonicalSizeHint(for header: ImageHeader, options: DecodeOptions) -> PixelSize?
+}
+
+extension ImageDecoder {
+    public func canonicalSizeHint(for header: ImageHeader, options: DecodeOptions) -> PixelSize? {
+        options.sizeHint
+    }
 }

@@ -26,6 +26,21 @@ enum PipelineFixture {
     static let thumbnail = target("thumbnail", ["aspect-fit(height=100,width=100)"], format: .jpeg)
     static let gray = target("gray", ["grayscale"])
 
+    /// How many decodes rendering `targets` of `bytes` takes: one per distinct canonical
+    /// size hint (each target is decoded at the scale it would use alone).
+    static func distinctDecodes(_ targets: [RenderTarget], of bytes: [UInt8]) throws -> Int {
+        let header = try ImageProbe.probe(bytes)
+        let hints = try targets.map { target in
+            try registry.canonicalDecode(header, sizeHint: target.chain.sizeHint(forSourceSize: header.uprightSize)).options.sizeHint
+        }
+        return Set(hints).count
+    }
+
+    /// Each target rendered alone, as the bytes a render beside other targets must equal.
+    static func renderedAlone(_ targets: [RenderTarget], of bytes: [UInt8]) throws -> [[UInt8]] {
+        try targets.map { try VariantRenderer(registry: registry).render(bytes, targets: [$0])[0].bytes }
+    }
+
     /// A registry whose first source is `source`.
     static func registry(with source: any ImageSource) -> Registry {
         var registry = Registry.standard
