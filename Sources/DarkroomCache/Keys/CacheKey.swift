@@ -13,15 +13,16 @@ import DarkroomCore
 ///
 /// ```swift
 /// let key = CacheKey(source: "/photos/cat.jpg", variant: "aspect-fill(…)|circle>png(compression=6)")
-/// key.string          // "v3|15:/photos/cat.jpg|aspect-fill(…)|circle>png(compression=6)"
+/// key.string          // "v4|15:/photos/cat.jpg|aspect-fill(…)|circle>png(compression=6)"
 /// key.persistentName  // 64 hex digits
 /// ```
 public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     /// The current salt: bump it when any change alters the pixels Darkroom produces.
     /// (2: PNG shrink-on-load reduces only by factors that divide both sides, and resizes of a
     /// JPEG decoded at a scale that does not divide it keep the full image's proportions.
-    /// 3: `vignette` fades by its colour's alpha.)
-    public static let currentSalt = 3
+    /// 3: `vignette` fades by its colour's alpha. 4: each variant decodes at its own
+    /// shrink-on-load scale, not at the largest of the variants rendered with it.)
+    public static let currentSalt = 4
 
     public var source: String
     /// The variant identifier, or `""` for the original source bytes.
