@@ -127,6 +127,19 @@ struct DiagnosticTests {
             == ["20-x.toml:4: base 'avatr' is not defined (did you mean 'avatar'?)"])
     }
 
+    @Test("in a [[variants.x.filters]] table an unknown filter is reported at its filter line, not the header")
+    func unknownFilterInTableArray() {
+        #expect(errors("[variants.s]\nformat = \"png\"\n\n[[variants.s.filters]]\n# a comment\nfilter = \"grayscal\"\n")
+            == ["20-x.toml:6: unknown filter 'grayscal' (did you mean 'grayscale'?)"])
+    }
+
+    @Test("a missing base never suggests the variant itself, and an empty one suggests nothing")
+    func missingBaseHintNotSelf() {
+        #expect(errors("[variants.b]\nbase = \"B\"\n[variants.B2]\nfilters = [\"grayscale\"]\n")
+            == ["20-x.toml:2: base 'B' is not defined (did you mean 'B2'?)"])
+        #expect(errors("[variants.a]\nbase = \"\"\n") == ["20-x.toml:2: base '' is not defined"])
+    }
+
     @Test("a base cycle is reported once, on a participant's line, and its members are left out")
     func baseCycle() {
         let configuration = load(

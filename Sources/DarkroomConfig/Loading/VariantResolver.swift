@@ -67,7 +67,9 @@ struct VariantResolver {
             onWalk.insert(next)
             guard let base = definition.base else { break }
             guard definitions[base.name] != nil else {
-                let hint = NearestName.suggestion(for: base.name, among: definitions.keys.sorted())
+                // Never the variant itself (a case-only typo of its own name): that is a cycle.
+                let others = definitions.keys.filter { $0 != next }.sorted()
+                let hint = base.name.isEmpty ? "" : NearestName.suggestion(for: base.name, among: others)
                     .map { " (did you mean '\($0)'?)" } ?? ""
                 let missing = Diagnostic.error(at: base.location, "base '\(base.name)' is not defined\(hint)")
                 diagnostics.append(missing)

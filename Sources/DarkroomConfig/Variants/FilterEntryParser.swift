@@ -35,7 +35,7 @@ struct FilterEntryParser {
                 return nil
             }
             let arguments = spec.arguments.map { RawArgument(name: $0.name, input: $0.value, location: node.location) }
-            return build(spec.name, arguments, mistyped: [], at: node.location, diagnostics: &diagnostics)
+            return build(spec.name, arguments, mistyped: [], at: node.location, nameAt: node.location, diagnostics: &diagnostics)
         case let .table(members):
             guard let nameNode = members["filter"] else {
                 diagnostics.append(.error(
@@ -60,7 +60,8 @@ struct FilterEntryParser {
                 }
                 arguments.append(RawArgument(name: key, input: input, location: member.location))
             }
-            let filter = build(name, arguments, mistyped: mistyped, at: node.location, diagnostics: &diagnostics)
+            let filter = build(
+                name, arguments, mistyped: mistyped, at: node.location, nameAt: nameNode.location, diagnostics: &diagnostics)
             return mistyped.isEmpty ? filter : nil
         default:
             diagnostics.append(.error(
@@ -74,17 +75,19 @@ struct FilterEntryParser {
     // MARK: - Building
 
     /// Validates every argument on its own (so each bad one is reported at its line), then the
-    /// missing ones (except those already reported as `mistyped`), then builds the filter.
+    /// missing ones (except those already reported as `mistyped`), then builds the filter. An
+    /// unknown name is reported where the name is written (`nameLocation`: in a
+    /// `[[variants.x.filters]]` table, the `filter =` line rather than the header).
     private func build(
         _ name: String, _ arguments: [RawArgument], mistyped: Set<String>, at location: SourceLocation,
-        diagnostics: inout [Diagnostic]
+        nameAt nameLocation: SourceLocation, diagnostics: inout [Diagnostic]
     ) -> (any ImageFilter)? {
         guard let schema = catalogue[name] else {
             let known = catalogue.keys.sorted()
             let hint =
                 NearestName.suggestion(for: name, among: known).map { " (did you mean '\($0)'?)" }
                 ?? (known.isEmpty ? "; no filters are registered" : "; known filters: \(known.joined(separator: ", "))")
-            diagnostics.append(.error(at: location, "unknown filter '\(name)'\(hint)"))
+            diagnostics.append(.error(at: nameLocation, "unknown filter '\(name)'\(hint)"))
             return nil
         }
         var ok = true
