@@ -113,6 +113,16 @@ struct DiagnosticTests {
         ])
     }
 
+    @Test("a whole number written as a float is that integer in encoder settings, as in filter arguments")
+    func wholeFloatSettings() throws {
+        let configuration = load(("20-x.toml", "[variants.a]\nformat = \"jpeg\"\nquality = 80.0\n[variants.b]\nformat = \"jpeg\"\nquality = 8e1\n"))
+        #expect(printed(configuration).isEmpty)
+        #expect(configuration.variant(named: "a")?.encoding.identifier == "jpeg(progressive=false,quality=80)")
+        #expect(configuration.variant(named: "b")?.identifier == configuration.variant(named: "a")?.identifier)
+        #expect(errors("[variants.a]\nformat = \"jpeg\"\nquality = 1e300\n")
+            == ["20-x.toml:3: 'quality' must be an integer, not a number"])
+    }
+
     @Test("a setting that does not apply to the explicit format is a warning, and the variant resolves")
     func ignoredSettingWarning() throws {
         let configuration = load(("20-x.toml", "[variants.a]\nformat = \"png\"\nquality = 90\n"))

@@ -29,9 +29,14 @@ public struct ConfigNode: Sendable, Hashable {
         return nil
     }
 
+    /// The integer, also when written as a float with a whole value (`80.0`, `1e3`), as filter
+    /// arguments accept it; `nil` for fractions and values outside `Int`.
     public var integer: Int? {
-        if case let .integer(v) = value { return v }
-        return nil
+        switch value {
+        case let .integer(v): return v
+        case let .float(v): return Int(exactly: v)
+        default: return nil
+        }
     }
 
     /// The number, for both floats and integers.
