@@ -93,6 +93,12 @@ struct CachePurgeCommand: ParsableCommand {
     @Option(help: "Only this source's renders (every variant).")
     var source: String?
 
+    func validate() throws {
+        if let source, source.allSatisfy(\.isWhitespace) {
+            throw ValidationError("--source must name a file or a URL (it is empty)")
+        }
+    }
+
     func run() throws {
         let (caches, _) = try options.caches()
         guard let disk = caches.disk else {

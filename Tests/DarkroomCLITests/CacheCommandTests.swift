@@ -100,6 +100,15 @@ struct CacheCommandTests {
         #expect(!FileManager.default.fileExists(atPath: folder.path("t.jpg")))
     }
 
+    @Test("cache purge --source with an empty value is a usage error, not a purge of the working folder")
+    func purgeEmptySource() async throws {
+        let folder = try TemporaryDirectory()
+        let outcome = try await CommandRunner.run(
+            ["cache", "purge", "--source", "", "--config", RenderCommandTests.config], environment: ["DARKROOM_CACHE_DIR": folder.path("c")])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr == "darkroom: error: cache: --source must name a file or a URL (it is empty) (see 'darkroom help cache')\n", "\(outcome.stderr)")
+    }
+
     @Test("cache purge --source finds a deleted file's renders through a symlinked folder")
     func purgeDeletedThroughSymlink() async throws {
         let folder = try TemporaryDirectory()
