@@ -19,8 +19,10 @@ struct RenderCommand: ParsableCommand {
             computed once.
 
             --filter takes the identifier syntax, e.g. 'aspect-fill(height=128,width=128)'; \
-            give it several times for a chain. The output format then comes from OUT's extension \
-            or --format.
+            give it several times for a chain, or join filters with '|'. The output format then \
+            comes from OUT's extension or --format; or end the last --filter with '>' and encoder \
+            settings ('>jpeg(progressive=true,quality=85)'), so that any identifier 'darkroom list' \
+            prints renders as it is.
 
             Examples:
               darkroom render photo.jpg --variant avatar -o avatar.png
@@ -95,7 +97,9 @@ struct RenderCommand: ParsableCommand {
                 targets[0].encoding.format = fromExtension
             }
         } else {
-            targets = [try VariantSelection.target(filters: filters, encoding: try adHocEncoding(isFolder: isFolder), registry: registry)]
+            let (chain, settings) = try VariantSelection.adHocChain(filters, registry: registry)
+            let encoding = try adHocEncoding(isFolder: isFolder, settings: settings)
+            targets = [RenderTarget(name: "custom", chain: FilterChain(chain), encoding: encoding)]
         }
         try BatchInput.refuseOtherSchemes(source)
         let rendered: [(name: String, bytes: [UInt8], format: ImageFormat, cached: String?)]
@@ -127,7 +131,23 @@ struct RenderCommand: ParsableCommand {
         }
     }
 
-    private func adHocEncoding(isFolder: Bool) throws -> VariantEncoding {
+    /// The encoding of a `--filter` chain: the settings after its `>`, or `--format` and
+    /// `--quality`; the format from OUT's extension when neither names one.
+    private func adHocEncoding(isFolder: Bool, settings: VariantEncoding?) throws -> VariantEncoding {
+        if var settings {
+            guard format == nil, quality == nil else {
+                throw DarkroomError.invalidArgument(
+                    name: "options", value: "--format or --quality with encoder settings after '>'",
+                    expected: "the encoder settings once: after '>' in --filter, or with --format and --quality")
+            }
+            let fromExtension = isFolder ? nil : ImageFormat(fileExtension: URL(fileURLWithPath: output).pathExtension)
+            if let own = settings.format, let fromExtension, own != fromExtension {
+                throw DarkroomError.invalidArgument(
+                    name: "output", value: output, expected: "a .\(own.preferredFileExtension) file: the settings write \(own.rawValue)")
+            }
+            settings.format = settings.format ?? fromExtension
+            return settings
+        }
         var encoding = VariantEncoding()
         encoding.quality = quality
         if let format {

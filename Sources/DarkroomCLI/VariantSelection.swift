@@ -32,7 +32,38 @@ enum VariantSelection {
 
     /// One ad-hoc target from `--filter` specs.
     static func target(filters specs: [String], encoding: VariantEncoding, registry: Registry) throws -> RenderTarget {
-        let filters = try specs.map { try registry.filter(parsing: $0) }
-        return RenderTarget(name: "custom", chain: FilterChain(filters), encoding: encoding)
+        RenderTarget(name: "custom", chain: FilterChain(try adHocChain(specs, registry: registry).filters), encoding: encoding)
+    }
+
+    /// The filters of `--filter` texts, and the encoder settings the last one may end with.
+    ///
+    /// Each text is one filter or a chain in identifier syntax (`a(…)|b(…)`), and the last may
+    /// end with `>` and encoder settings (`>jpeg(progressive=true,quality=85)`), so every
+    /// identifier `darkroom list` prints can be given as it is — `>auto()` alone is the empty
+    /// chain. Argument values in identifiers are percent-escaped, so `|` and `>` only ever
+    /// separate filters and settings.
+    static func adHocChain(_ specs: [String], registry: Registry) throws -> (filters: [any ImageFilter], encoding: VariantEncoding?) {
+        var filters: [any ImageFilter] = []
+        var encoding: VariantEncoding?
+        for (index, spec) in specs.enumerated() {
+            var chain = Substring(spec)
+            if let arrow = spec.firstIndex(of: ">") {
+                guard index == specs.count - 1 else {
+                    throw DarkroomError.invalidArgument(
+                        name: "--filter", value: spec, expected: "encoder settings (after '>') only at the end of the last --filter")
+                }
+                chain = spec[..<arrow]
+                encoding = try VariantEncoding(parsing: String(spec[spec.index(after: arrow)...]))
+                if chain.allSatisfy(\.isWhitespace) { continue }
+            }
+            for part in chain.split(separator: "|", omittingEmptySubsequences: false) {
+                guard !part.allSatisfy(\.isWhitespace) else {
+                    throw DarkroomError.invalidArgument(
+                        name: "--filter", value: spec, expected: "a filter, or filters joined by '|' (one is empty)")
+                }
+                filters.append(try registry.filter(parsing: String(part)))
+            }
+        }
+        return (filters, encoding)
     }
 }

@@ -57,6 +57,53 @@ struct RenderCommandTests {
         #expect(try FileBytes.read(folder.path("cached.jpg")) == expected)
     }
 
+    @Test("every identifier darkroom list prints, given to --filter as it is, renders the variant's bytes")
+    func identifiersRoundTrip() async throws {
+        let folder = try TemporaryDirectory()
+        let list = try await CommandRunner.run(["list", "--config", Self.config, "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])
+        let variants = try #require(object["variants"] as? [[String: Any]])
+        #expect(variants.count > 10)
+        let source = Fixtures.path("orientation-6.jpg")
+        for variant in variants {
+            let name = try #require(variant["name"] as? String), identifier = try #require(variant["identifier"] as? String)
+            let format = identifier.split(separator: ">").last.flatMap { $0.split(separator: "(").first }.map(String.init) ?? "auto"
+            let fileExtension = ImageFormat(name: format)?.preferredFileExtension ?? "jpg"
+            let byName = folder.path("\(name)-variant.\(fileExtension)"), byIdentifier = folder.path("\(name)-filter.\(fileExtension)")
+            let a = try await CommandRunner.run(
+                ["render", source, "--variant", name, "--config", Self.config, "-o", byName, "--no-cache"])
+            let b = try await CommandRunner.run(
+                ["render", source, "--filter", identifier, "--config", Self.config, "-o", byIdentifier, "--no-cache"])
+            #expect(a.status == 0 && b.status == 0, "\(name): \(a.stderr) \(b.stderr)")
+            #expect(try FileBytes.read(byName) == FileBytes.read(byIdentifier), "\(name): \(identifier)")
+        }
+    }
+
+    @Test("--filter takes a '|' chain and '>' settings; mistakes in them are named")
+    func chainAndSettingsInFilter() async throws {
+        let folder = try TemporaryDirectory()
+        let chained = try await CommandRunner.run([
+            "render", Fixtures.path("gradient.jpg"), "--filter", "grayscale|flip>png(compression=9)", "-o", folder.path("a.png"),
+        ])
+        #expect(chained.status == 0, "\(chained.stderr)")
+        let cases: [([String], String)] = [
+            (["--filter", "blur(sigma=2)|", "-o", folder.path("x.jpg")], "one is empty"),
+            (["--filter", "grayscale>jpeg(qualty=80)", "-o", folder.path("x.jpg")], "did you mean 'quality'"),
+            (["--filter", "grayscale>jpeg(quality=0)", "-o", folder.path("x.jpg")], "invalid quality '0'"),
+            (["--filter", "grayscale>jepg", "-o", folder.path("x.jpg")], "did you mean 'jpeg'"),
+            (["--filter", "grayscale>png", "-o", folder.path("x.jpg")], "a .png file"),
+            (["--filter", "grayscale>jpeg", "--quality", "50", "-o", folder.path("x.jpg")], "the encoder settings once"),
+            (["--filter", "grayscale>jpeg", "--filter", "flip", "-o", folder.path("x.jpg")], "only at the end of the last --filter"),
+        ]
+        for (arguments, message) in cases {
+            let outcome = try await CommandRunner.run(["render", Fixtures.path("gradient.jpg")] + arguments)
+            #expect(outcome.status == 1, "\(arguments)")
+            #expect(outcome.stderr.contains(message), "\(arguments): \(outcome.stderr)")
+            #expect(outcome.stderrLines.count == 1, "\(outcome.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path("x.jpg")))
+    }
+
     @Test("--filter builds an ad-hoc chain in identifier syntax; the format follows the extension")
     func adHocChain() async throws {
         let folder = try TemporaryDirectory()
