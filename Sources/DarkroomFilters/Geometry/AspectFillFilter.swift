@@ -13,8 +13,9 @@ import DarkroomCore
 /// as usual, while one that would have to be enlarged keeps its size and is only cropped to at
 /// most `width`×`height` at the gravity — a 100×50 image in a 80×80 box becomes 80×50.
 ///
-/// Resize-then-crop over the exact scaled size keeps the kept pixels' neighbours in the
-/// filtering, so the crop's edges are as sharp as its middle.
+/// The crop is taken from the exact scaled size, so the kept pixels' neighbours are in the
+/// filtering and the crop's edges are as sharp as its middle; only the kept region is
+/// resampled (the same pixels as resizing and cropping, without the cropped-away work).
 ///
 /// Output size: always `width`×`height` (with `upscale=false`, at most that), whatever size
 /// the pipeline decoded at. Its size hint is the scaled size before the crop, never more than
@@ -58,9 +59,10 @@ public struct AspectFillFilter: DeclaredFilter {
 
     public func apply(to image: Image) throws -> Image {
         let (scaled, kept) = ResizeSizing.filled(image.proportions, covering: box, upscale: upscale)
-        let resized = try Resampler.resize(image, to: scaled, kernel: kernel)
         let (left, top) = gravity.origin(of: kept, in: scaled)
-        return PixelRegion.copy(of: resized, columns: left..<(left + kept.width), rows: top..<(top + kept.height))
+        // Only the kept region of the resize is made (see Resampler.resize(_:to:keeping:rows:kernel:)).
+        return try Resampler.resize(
+            image, to: scaled, keeping: left..<(left + kept.width), rows: top..<(top + kept.height), kernel: kernel)
     }
 
     /// The scaled size before the crop, clamped to the source.

@@ -8,6 +8,9 @@
 ///
 /// Geometry: output sample `i` has its centre at `(i + 0.5) · scale − 0.5` in source
 /// coordinates, `scale = sourceLength / destinationLength` (no half-pixel shift).
+/// With a `window`, only the outputs `window` of a resize to `scaledLength` are made (output
+/// `k` is sample `window.lowerBound + k`), exactly as the whole resize would make them: a
+/// resize followed by a crop, without the pixels the crop would drop.
 /// Shrinking stretches the kernel by `scale`; enlarging uses it as is. Taps that
 /// fall outside the source are dropped and the rest renormalised, so edges keep
 /// their brightness.
@@ -32,12 +35,15 @@ struct AxisWeights: Sendable {
     /// The total number of taps over all outputs: the work of one line through this axis.
     let totalTaps: Int
 
-    init(kernel: ResamplingKernel, sourceLength: Int, destinationLength: Int) {
-        precondition(sourceLength > 0 && destinationLength > 0)
+    init(kernel: ResamplingKernel, sourceLength: Int, destinationLength scaledLength: Int, window: Range<Int>? = nil) {
+        let outputs = window ?? 0..<scaledLength
+        precondition(sourceLength > 0 && scaledLength > 0 && !outputs.isEmpty)
+        precondition(outputs.lowerBound >= 0 && outputs.upperBound <= scaledLength)
+        let destinationLength = outputs.count
         self.sourceLength = sourceLength
         self.destinationLength = destinationLength
 
-        let scale = Double(sourceLength) / Double(destinationLength)
+        let scale = Double(sourceLength) / Double(scaledLength)
         let filterScale = max(scale, 1)
         let radius = kernel.support * filterScale
         let maxTaps = min(sourceLength, Int((2 * radius).rounded(.up)) + 2)
@@ -51,7 +57,7 @@ struct AxisWeights: Sendable {
         var total = 0
 
         for i in 0..<destinationLength {
-            let centre = (Double(i) + 0.5) * scale - 0.5
+            let centre = (Double(outputs.lowerBound + i) + 0.5) * scale - 0.5
             // The window always holds a source index (it is at least one pixel wide and
             // its centre lies inside the image); `max` only guards the arithmetic.
             let first = min(sourceLength - 1, max(0, Int((centre - radius).rounded(.up))))

@@ -44,6 +44,56 @@ public enum Resampler {
 
         let plan = ResamplingPlan(
             source: image.size, destination: size, kernel: kernel, premultiplies: image.hasAlpha)
+        return run(plan, on: image)
+    }
+
+    /// The `columns` × `rows` region of `image` resized to `size`, made without the rest: the
+    /// same pixels as resizing and then cropping, at the cost of the region alone, and within
+    /// the output limit when only the region is (a 1280×800 photo filled into 16000×16 is a
+    /// 16000×10000 resize cropped to 16000 × 16 rows).
+    ///
+    /// ```swift
+    /// // The middle 100×100 of a 400×250 resize:
+    /// let middle = try Resampler.resize(photo, to: PixelSize(width: 400, height: 250), keeping: 150..<250, rows: 75..<175)
+    /// ```
+    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` when `size` has a
+    ///   zero or negative side, the region is empty or not inside it, or the region has more
+    ///   pixels than ``FilterOutputLimit/maxPixels``.
+    public static func resize(
+        _ image: Image, to size: PixelSize, keeping columns: Range<Int>, rows: Range<Int>, kernel: ResamplingKernel = .lanczos3
+    ) throws -> Image {
+        guard size.width > 0, size.height > 0 else {
+            throw DarkroomError.invalidArgument(
+                name: "resize size", value: size.description, expected: "positive width and height")
+        }
+        guard !columns.isEmpty, !rows.isEmpty, columns.lowerBound >= 0, rows.lowerBound >= 0,
+            columns.upperBound <= size.width, rows.upperBound <= size.height
+        else {
+            throw DarkroomError.invalidArgument(
+                name: "resize region", value: "columns \(columns), rows \(rows)", expected: "a non-empty region inside \(size)")
+        }
+        let kept = PixelSize(width: columns.count, height: rows.count)
+        if size == image.size && kept == size { return image }
+        try FilterOutputLimit.check(kept, filter: "resize")
+        // An axis that keeps its length is cropped in the source; only changing axes are
+        // resampled, over their window.
+        var source = image, windowColumns = columns, windowRows = rows, scaled = size
+        if size.width == image.width || size.height == image.height {
+            let sourceColumns = size.width == image.width ? columns : 0..<image.width
+            let sourceRows = size.height == image.height ? rows : 0..<image.height
+            source = PixelRegion.copy(of: image, columns: sourceColumns, rows: sourceRows)
+            if size.width == image.width { (windowColumns, scaled.width) = (0..<kept.width, kept.width) }
+            if size.height == image.height { (windowRows, scaled.height) = (0..<kept.height, kept.height) }
+            if scaled == source.size { return source }
+        }
+        let plan = ResamplingPlan(
+            source: source.size, destination: scaled, kernel: kernel, premultiplies: source.hasAlpha,
+            window: (windowColumns, windowRows))
+        return run(plan, on: source)
+    }
+
+    private static func run(_ plan: ResamplingPlan, on image: Image) -> Image {
+        let size = plan.destinationSize
         return image.pixels.withUnsafeBufferPointer { source in
             Image(width: size.width, height: size.height, hasAlpha: image.hasAlpha) { output in
                 plan.run(source: source.baseAddress!, destination: output.baseAddress!)

@@ -18,18 +18,27 @@ struct ResamplingPlan: Sendable {
     /// How passes split their rows across threads.
     let parallelism: RowParallelism
 
+    /// A resize of `source` to `destination`; with `window`, only those columns and rows of
+    /// it are made (the plan's ``destinationSize`` is then the window's size).
     init(
-        source: PixelSize, destination: PixelSize, kernel: ResamplingKernel, premultiplies: Bool,
+        source: PixelSize, destination scaled: PixelSize, kernel: ResamplingKernel, premultiplies: Bool,
+        window: (columns: Range<Int>, rows: Range<Int>)? = nil,
         parallelism: RowParallelism = .automatic, verticalFirst forcedOrder: Bool? = nil
     ) {
+        let columns = window?.columns ?? 0..<scaled.width, rows = window?.rows ?? 0..<scaled.height
+        let destination = PixelSize(width: columns.count, height: rows.count)
         self.parallelism = parallelism
         sourceSize = source
         destinationSize = destination
         self.premultiplies = premultiplies
-        horizontal = source.width == destination.width
-            ? nil : AxisWeights(kernel: kernel, sourceLength: source.width, destinationLength: destination.width)
-        vertical = source.height == destination.height
-            ? nil : AxisWeights(kernel: kernel, sourceLength: source.height, destinationLength: destination.height)
+        // A window on an axis that keeps its length is a crop of the source, not a pass
+        // (Resampler crops first): an identity pass would round differently.
+        precondition(source.width != scaled.width || columns == 0..<scaled.width)
+        precondition(source.height != scaled.height || rows == 0..<scaled.height)
+        horizontal = source.width == scaled.width
+            ? nil : AxisWeights(kernel: kernel, sourceLength: source.width, destinationLength: scaled.width, window: columns)
+        vertical = source.height == scaled.height
+            ? nil : AxisWeights(kernel: kernel, sourceLength: source.height, destinationLength: scaled.height, window: rows)
         if let forcedOrder, horizontal != nil, vertical != nil {
             verticalFirst = forcedOrder
         } else if let horizontal, let vertical {
