@@ -21,7 +21,8 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     /// (2: PNG shrink-on-load reduces only by factors that divide both sides, and resizes of a
     /// JPEG decoded at a scale that does not divide it keep the full image's proportions.
     /// 3: `vignette` fades by its colour's alpha. 4: each variant decodes at its own
-    /// shrink-on-load scale, not at the largest of the variants rendered with it.)
+    /// shrink-on-load scale, not at the largest of the variants rendered with it; `aspect-fill`
+    /// resamples only the region it keeps, whose pass order may round a level differently.)
     public static let currentSalt = 4
 
     public var source: String
