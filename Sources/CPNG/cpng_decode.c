@@ -168,6 +168,7 @@ cpng_status cpng_decoder_read_rgba(cpng_decoder *decoder, uint8_t *pixels, size_
     // Reads every row (every Adam7 pass); finishing the last row checks the final IDAT CRC
     // and zlib's checksum, and a stream that stops short is an error, not a partial image.
     png_read_image(decoder->png, decoder->rows);
+    cpng_refuse_damaged_image_data(decoder->png, &decoder->report);
     return CPNG_OK;
 }
 
@@ -307,6 +308,8 @@ cpng_status cpng_decoder_read_rgba_reduced(
         png_read_row(decoder->png, row, NULL);
         cpng_reduce_row(&reducer, row);
     }
-    // Reading the last row checked the final IDAT CRC and zlib's end, as png_read_image does.
+    // Reading the last row checked the final IDAT CRC and zlib's end, as png_read_image does;
+    // what libpng only warns about there is refused.
+    cpng_refuse_damaged_image_data(decoder->png, &decoder->report);
     return CPNG_OK;
 }

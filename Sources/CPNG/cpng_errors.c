@@ -26,6 +26,18 @@ void cpng_on_warning(png_structp png, png_const_charp message) {
         snprintf(report->warning, sizeof report->warning, "%s", message);
         // "Image width exceeds user limit in IHDR" (and height): an error follows.
         if (strstr(message, "exceeds user limit") != NULL) report->limit_exceeded = 1;
+        // libpng names the chunk: a damaged zlib stream in the image data (a wrong Adler-32,
+        // data past the image's end) is a warning it would let pass.
+        if (strncmp(message, "IDAT", 4) == 0) report->image_data_damaged = 1;
+    }
+}
+
+void cpng_refuse_damaged_image_data(png_structp png, cpng_report *report) {
+    if (report->image_data_damaged) {
+        char text[CPNG_MESSAGE_CAPACITY];
+        snprintf(text, sizeof text, "damaged image data (%s)", report->warning);
+        report->warning[0] = '\0';  // said in the message already
+        png_error(png, text);
     }
 }
 

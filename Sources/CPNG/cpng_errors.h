@@ -19,7 +19,14 @@ typedef struct {
     int ran_out_of_data;
     /// Set when libpng warned that IHDR passes png_set_user_limits.
     int limit_exceeded;
+    /// Set when libpng warned about the image data itself ("IDAT: incorrect data check",
+    /// extra or missing compressed data): libpng tolerates it, the pixels are not to be trusted.
+    int image_data_damaged;
 } cpng_report;
+
+/// Fails the decode (png_error) when libpng warned that the image data is damaged. Call
+/// after the last row is read.
+void cpng_refuse_damaged_image_data(png_structp png, cpng_report *report);
 
 /// Records the message and longjmps back to the setjmp of the running call.
 void cpng_on_error(png_structp png, png_const_charp message);

@@ -62,6 +62,41 @@ struct PNGBadInputTests {
         }
     }
 
+    @Test("damaged compressed image data under a valid chunk CRC is refused, wherever the damage is", arguments: [8, 2, 3])
+    func damagedImageData(position: Int) throws {
+        var bytes = Fixtures.bytes("gradient-rgba.png")
+        let offset = try #require(pngChunkOffset(bytes, type: "IDAT"))
+        let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8
+            | Int(bytes[offset + 3])
+        bytes[offset + 8 + length / position] ^= 0xFF  // inside the deflate stream
+        let crc = PNGFileBuilder.crc32(Array(bytes[(offset + 4)..<(offset + 8 + length)]))
+        for k in 0..<4 { bytes[offset + 8 + length + k] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * UInt32(k))) }
+        let error = try #require(throws: DarkroomError.self) {
+            try PNGDecoder().decode(bytes, header: header, options: DecodeOptions())
+        }
+        guard case .corrupt(.png, _) = error else {
+            Issue.record("expected .corrupt(.png, …), got \(error)")
+            return
+        }
+    }
+
+    @Test("image data that goes on past the image (which libpng only warns about) is refused")
+    func imageDataPastTheEnd() throws {
+        // Five rows of data under a header that says four.
+        let rows: [[UInt8]] = (0..<5).map { (y: Int) -> [UInt8] in
+            (0..<8).flatMap { (x: Int) -> [UInt8] in [UInt8(x * 30), UInt8(y * 50), 128] }
+        }
+        var bytes = PNGFileBuilder(width: 8, height: 5, bitDepth: 8, colorType: 2).file(rows: rows)
+        let ihdr = try #require(pngChunkOffset(bytes, type: "IHDR"))
+        bytes[ihdr + 8 + 7] = 4  // height
+        let crc = PNGFileBuilder.crc32(Array(bytes[(ihdr + 4)..<(ihdr + 8 + 13)]))
+        for k in 0..<4 { bytes[ihdr + 8 + 13 + k] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * UInt32(k))) }
+        let error = try #require(throws: DarkroomError.self) {
+            try PNGDecoder().decode(bytes, header: ImageHeader(format: .png, width: 8, height: 4), options: DecodeOptions())
+        }
+        #expect(error.description.hasPrefix("corrupt PNG data: damaged image data (IDAT: "), "\(error)")
+    }
+
     @Test("a 40000×40000 header is refused as too many pixels before anything is allocated")
     func bomb() throws {
         let bytes = Fixtures.bytes("bomb-40000.png")
