@@ -23,6 +23,19 @@ struct OrientationTests {
         #expect(ImageComparison.meanAbsoluteError(image, stored) < 1)
     }
 
+    @Test("AVIF rotation and mirroring (irot/imir) are probed as orientation N and applied", arguments: Orientation.allCases)
+    func avifUpright(_ orientation: Orientation) throws {
+        let bytes = Fixtures.bytes("orientation-\(orientation.rawValue).avif")
+        let header = try ImageProbe.probe(bytes)
+        #expect(header.orientation == orientation)
+        #expect(header.uprightSize == PixelSize(width: 64, height: 48))
+        let image = try decoder.decode(bytes)
+        #expect(image.size == PixelSize(width: 64, height: 48))
+        #expect(ImageComparison.meanAbsoluteError(image, Pattern.gradient()) < 1.5)
+        let stored = try decoder.decode(bytes, options: DecodeOptions(appliesOrientation: false))
+        #expect(ImageComparison.meanAbsoluteError(stored, Pattern.gradient().applying(inverse(of: orientation))) < 1.5)
+    }
+
     @Test("the eXIf orientation of a PNG is applied")
     func pngUpright() throws {
         let image = try decoder.decode(Fixtures.bytes("orientation-6.png"))

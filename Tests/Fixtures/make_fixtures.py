@@ -159,6 +159,13 @@ def main():
         insert_jpeg_exif(name, o)
     with_pam(stored_for(ga, 6), "orientation-6.png")
     insert_png_exif("orientation-6.png", 6)
+    # AVIF rotation and mirroring: Pillow (libavif) turns the EXIF orientation into the
+    # item's irot/imir properties.
+    from PIL import Image
+    for o in range(1, 9):
+        exif = Image.Exif()
+        exif[0x0112] = o
+        Image.fromarray(stored_for(g, o)[..., :3]).save(f"orientation-{o}.avif", quality=90, exif=exif.tobytes())
 
     # Bad inputs.
     open("empty.jpg", "wb").close()

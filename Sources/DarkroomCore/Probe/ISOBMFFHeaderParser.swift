@@ -3,8 +3,13 @@
 /// Finds the image spatial extents (`ispe`) in an ISO-BMFF file's `meta/iprp/ipco` boxes.
 ///
 /// A file may hold several items (the primary image, grid tiles, thumbnails); the extent
-/// associated with the primary item (`pitm` + `ipma`) is reported, else the largest one. AVIF/HEIF rotation (`irot`/`imir`) is applied by the
-/// codec libraries, so ``ImageHeader/orientation`` is always `.up` for these formats.
+/// associated with the primary item (`pitm` + `ipma`) is reported, else the largest one.
+///
+/// The primary item's rotation and mirroring properties (`irot`, then `imir`, as the format
+/// orders them) become ``ImageHeader/orientation``, the EXIF value of the same transform, so
+/// the stored size is `ispe`'s and the upright size is what a viewer shows. (libgd decodes
+/// the stored pixels: libavif leaves the transform to its caller, and libgd asks libheif to
+/// ignore it; the decoder then orients the image like any other.)
 enum ISOBMFFHeaderParser {
     static func parse(_ r: ByteReader, format: ImageFormat) throws -> ImageHeader {
         guard let meta = findBox("meta", in: r, from: 0, to: r.count) else {
@@ -28,10 +33,12 @@ enum ISOBMFFHeaderParser {
             return (w, h)
         }
         var size: (Int, Int)?
+        var orientation = Orientation.up
         if let primary = primaryItem(r, meta: meta), let ipma = findBox("ipma", in: r, from: iprp.start, to: iprp.end) {
-            let indices = associations(of: primary, ipma: ipma, in: r)
-            size = indices.lazy.filter { $0 >= 1 && $0 <= properties.count }
-                .compactMap { extent(properties[$0 - 1]) }.first
+            let associated = associations(of: primary, ipma: ipma, in: r)
+                .filter { $0 >= 1 && $0 <= properties.count }.map { properties[$0 - 1] }
+            size = associated.lazy.compactMap(extent).first
+            orientation = Self.orientation(of: associated, in: r)
         }
         if size == nil {
             // No item association to follow: the largest extent is the primary image in practice.
@@ -44,7 +51,24 @@ enum ISOBMFFHeaderParser {
         guard let (width, height) = size else {
             throw DarkroomError.corrupt(format, detail: "no 'ispe' box gives the image size")
         }
-        return ImageHeader(format: format, width: width, height: height, hasAlpha: hasAlpha)
+        return ImageHeader(format: format, width: width, height: height, orientation: orientation, hasAlpha: hasAlpha)
+    }
+
+    // MARK: - Rotation and mirroring
+
+    /// The EXIF orientation of an item's `irot` (anticlockwise quarter turns, applied first)
+    /// and `imir` (then a mirror: mode 0 exchanges top and bottom, 1 left and right).
+    static func orientation(of properties: [Box], in r: ByteReader) -> Orientation {
+        let turns = properties.first { $0.type == "irot" }.flatMap { r.u8($0.start) }.map { $0 & 3 } ?? 0
+        let mirror = properties.first { $0.type == "imir" }.flatMap { r.u8($0.start) }.map { $0 & 1 }
+        // Rows: quarter turns 0…3; columns: no mirror, top↔bottom (0), left↔right (1).
+        let table: [[Orientation]] = [
+            [.up, .downMirrored, .upMirrored],
+            [.left, .leftMirrored, .rightMirrored],
+            [.down, .upMirrored, .downMirrored],
+            [.right, .rightMirrored, .leftMirrored],
+        ]
+        return table[turns][mirror.map { $0 + 1 } ?? 0]
     }
 
     /// The primary item's ID from the `pitm` box.
