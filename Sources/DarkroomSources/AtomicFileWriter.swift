@@ -23,9 +23,33 @@ public enum AtomicFileWriter {
     /// rename), only not durable: for outputs that a re-run reproduces, where the flush costs
     /// 1–6 ms per file (30% of `darkroom batch` making seven thumbnails).
     /// - Throws: ``DarkroomError/io(path:detail:)`` naming `path`.
+    ///
+    /// What is already at `path` decides how: a regular file is replaced; a symbolic link is
+    /// followed (its target is replaced, the link kept); a character device or a FIFO with a
+    /// reader is written to directly (`-o /dev/stdout`, a pipe); a folder, a dangling link, a
+    /// socket, a block device or a FIFO nobody reads is refused, never renamed over.
     public static func write(
         _ bytes: [UInt8], to path: String, createDirectories: Bool = true, flushesToDisk: Bool = true
     ) throws {
+        var status = stat()
+        if lstat(path, &status) == 0 {
+            switch status.st_mode & S_IFMT {
+            case S_IFREG:
+                break
+            case S_IFLNK:
+                guard let resolved = realpath(path, nil) else {
+                    throw DarkroomError.io(path: path, detail: "is a symbolic link to nothing (\(FileBytes.errnoText(errno)))")
+                }
+                defer { free(resolved) }
+                return try write(bytes, to: String(cString: resolved), createDirectories: false, flushesToDisk: flushesToDisk)
+            case S_IFCHR, S_IFIFO:
+                return try writeInPlace(bytes, to: path, isPipe: status.st_mode & S_IFMT == S_IFIFO)
+            case S_IFDIR:
+                throw DarkroomError.io(path: path, detail: "is a folder, not a file")
+            default:
+                throw DarkroomError.io(path: path, detail: "is not a regular file (a socket or a block device)")
+            }
+        }
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         if createDirectories, !FileManager.default.fileExists(atPath: folder) {
@@ -48,20 +72,38 @@ public enum AtomicFileWriter {
         }
         do {
             defer { close(fd) }
-            try bytes.withUnsafeBytes { raw in
-                var done = 0
-                while done < raw.count {
-                    let n = Glibc.write(fd, raw.baseAddress! + done, raw.count - done)
-                    if n < 0 {
-                        if errno == EINTR { continue }
-                        throw DarkroomError.io(path: path, detail: FileBytes.errnoText(errno))
-                    }
-                    done += n
-                }
-            }
+            try writeAll(bytes, to: fd, path: path)
             if flushesToDisk, fsync(fd) != 0 { throw DarkroomError.io(path: path, detail: FileBytes.errnoText(errno)) }
         }
         guard rename(temporary, path) == 0 else { throw DarkroomError.io(path: path, detail: FileBytes.errnoText(errno)) }
         succeeded = true
+    }
+
+    /// Writes into an existing device or FIFO (not atomic: there is no file to replace).
+    /// A FIFO is opened without blocking first, so one that nobody reads is an error, not a hang.
+    private static func writeInPlace(_ bytes: [UInt8], to path: String, isPipe: Bool) throws {
+        let fd = open(path, O_WRONLY | O_CLOEXEC | (isPipe ? O_NONBLOCK : 0))
+        guard fd >= 0 else {
+            let code = errno
+            throw DarkroomError.io(path: path, detail: code == ENXIO ? "is a FIFO that nobody reads" : FileBytes.errnoText(code))
+        }
+        defer { close(fd) }
+        if isPipe { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) }
+        try writeAll(bytes, to: fd, path: path)
+    }
+
+    /// `write(2)` until every byte is out (retrying on EINTR).
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws {
+        try bytes.withUnsafeBytes { raw in
+            var done = 0
+            while done < raw.count {
+                let n = Glibc.write(fd, raw.baseAddress! + done, raw.count - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw DarkroomError.io(path: path, detail: FileBytes.errnoText(errno))
+                }
+                done += n
+            }
+        }
     }
 }

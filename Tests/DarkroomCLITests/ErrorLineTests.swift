@@ -50,6 +50,14 @@ struct ErrorLineTests {
         #expect(DarkroomCommand.dashedWord(in: ["render", "-h"]) == nil)
     }
 
+    @Test("convert to an existing folder says so, whatever the folder's name")
+    func convertIntoFolder() async throws {
+        let folder = try TemporaryDirectory()
+        let outcome = try await CommandRunner.run(["convert", Fixtures.path("gradient.jpg"), "-o", folder.url.path])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("is a folder, not a file"), "\(outcome.stderr)")
+    }
+
     @Test("probe and convert, which read files, say which commands fetch a URL")
     func urlToFileCommands() async throws {
         let folder = try TemporaryDirectory()

@@ -3,6 +3,10 @@ import DarkroomFilters
 import FoundationEssentials
 import DarkroomSources
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 // MARK: - Conversion
 
 /// One file-to-file conversion: decode upright, optionally fit inside a box
@@ -59,6 +63,10 @@ public struct Conversion: Sendable {
     public func resolvedFormat() throws -> ImageFormat {
         if let format { return format }
         let ext = URL(fileURLWithPath: output).pathExtension
+        var status = stat()
+        if stat(output, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+            throw DarkroomError.io(path: output, detail: "is a folder, not a file")
+        }
         guard let byExtension = ImageFormat(fileExtension: ext) else {
             throw DarkroomError.invalidArgument(
                 name: "output extension", value: ext.isEmpty ? "(none)" : "." + ext,
