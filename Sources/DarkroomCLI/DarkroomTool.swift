@@ -22,7 +22,7 @@ import Darkroom
 /// }
 /// ```
 ///
-/// `swift run my-darkroom check filters.d` then accepts `filters.d/` files that name
+/// `swift run my-darkroom check --config filters.d` then accepts `filters.d/` files that name
 /// `MyFilters`' filters, and `my-darkroom list` shows them with their origin.
 public enum DarkroomTool {
     /// Runs the tool on `CommandLine.arguments` with the registry `makeRegistry` builds, and

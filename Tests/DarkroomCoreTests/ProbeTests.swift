@@ -141,11 +141,13 @@ struct PixelLimitMessageTests {
 
 @Suite("bytes that stop inside a format's signature are called truncated, not unknown")
 struct CutSignatureTests {
-    @Test("a few bytes of a GIF, PNG, JPEG or WebP signature; anything else is described as before")
+    @Test("a few bytes of a GIF, PNG, JPEG or WebP signature, or of an AVIF/HEIF ftyp box; anything else is described as before")
     func cutSignatures() {
         let truncated: [([UInt8], ImageFormat)] = [
             (Array("GIF".utf8), .gif), (Array("GIF8".utf8), .gif), ([0x89, 0x50, 0x4E, 0x47], .png),
             ([0xFF, 0xD8], .jpeg), (Array("RIFF".utf8), .webp), (Array("RIFF\0\0\0\0WE".utf8), .webp),
+            ([0, 0, 0, 0x1C] + Array("ftypheic\0\0\0".utf8), .heif), ([0, 0, 0, 0x1C] + Array("ftyp".utf8), .heif),
+            ([0, 0, 0, 0x20] + Array("ftypavif\0".utf8), .avif),
         ]
         for (bytes, format) in truncated {
             #expect(throws: DarkroomError.truncated(format, detail: "the data ends after \(bytes.count) bytes, inside the format's signature")) {

@@ -59,6 +59,11 @@ extension ImageFormat {
         for signature in signatures where b.count < signature.length {
             if zip(b, signature.prefix).allSatisfy({ $0 == $1 }) { return signature.format }
         }
+        // An ISO-BMFF `ftyp` box cut before its brands: AVIF when the major brand says so.
+        if b.count >= 8, b.count < 16, Array(b[4..<8]) == Array("ftyp".utf8) {
+            let major = b.count >= 12 ? String(decoding: b[8..<12], as: UTF8.self) : ""
+            return major == "avif" || major == "avis" ? .avif : .heif
+        }
         return nil
     }
 
