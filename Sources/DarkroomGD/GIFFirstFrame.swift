@@ -7,7 +7,8 @@ import DarkroomCore
 ///
 /// libgd decodes only the first frame, at the frame's own size, and fills whatever its
 /// LZW reader cannot find with colour 0 — a GIF cut in half decodes "successfully". This
-/// walk runs first, so a GIF whose first frame's data blocks are cut short throws
+/// walk runs first, so a GIF whose first frame's data blocks are cut short, or whose LZW
+/// data ends before the frame's last pixel (``GIFPixelCount``), throws
 /// ``DarkroomError/truncated(_:detail:)`` instead; and the decoder uses the frame's
 /// position to place it on a screen-sized canvas, as browsers do.
 ///
@@ -57,10 +58,17 @@ struct GIFFirstFrame: Equatable {
                 if flags & 0x80 != 0 {
                     try cursor.skip(3 << ((Int(flags) & 7) + 1), "the local colour table")
                 }
-                try cursor.skip(1, "the LZW code size")
-                try cursor.skipSubBlocks("the first frame's image data")
+                try cursor.need(1, "the LZW code size")
+                let codeSize = Int(b[cursor.offset])
+                cursor.offset += 1
+                let data = try cursor.joinedSubBlocks("the first frame's image data")
                 guard width > 0, height > 0 else {
                     throw DarkroomError.invalidDimensions(.gif, width: width, height: height)
+                }
+                let pixels = try GIFPixelCount.count(lzw: data, minimumCodeSize: codeSize, limit: width * height)
+                guard pixels >= width * height else {
+                    throw DarkroomError.truncated(
+                        .gif, detail: "the first frame's image data ends after \(pixels) of its \(width)x\(height) pixels")
                 }
                 guard left + width <= screenWidth, top + height <= screenHeight else {
                     throw DarkroomError.corrupt(
@@ -95,12 +103,24 @@ struct GIFFirstFrame: Equatable {
 
         /// Skips data sub-blocks (length byte + data) through the zero-length terminator.
         mutating func skipSubBlocks(_ what: String) throws {
+            _ = try walkSubBlocks(what, keeping: false)
+        }
+
+        /// The data of the sub-blocks through the terminator, joined.
+        mutating func joinedSubBlocks(_ what: String) throws -> [UInt8] {
+            try walkSubBlocks(what, keeping: true)
+        }
+
+        private mutating func walkSubBlocks(_ what: String, keeping: Bool) throws -> [UInt8] {
+            var data: [UInt8] = []
             while true {
                 try need(1, what)
                 let length = Int(bytes[offset])
                 offset += 1
-                if length == 0 { return }
-                try skip(length, what)
+                if length == 0 { return data }
+                try need(length, what)
+                if keeping { data += bytes[offset..<(offset + length)] }
+                offset += length
             }
         }
     }

@@ -80,6 +80,36 @@ struct BadInputTests {
         }
     }
 
+    @Test("a GIF whose LZW data ends (end-of-information) before the frame's last pixel is truncated")
+    func gifEndingEarly() throws {
+        // A 100×100 frame, 2-colour palette; its 3-bit codes give ten pixels, then clear and end.
+        var codes: [Int] = []
+        for pixel in 0..<10 { codes += pixel % 2 == 0 ? [4, 1] : [1] }
+        codes += [4, 5]
+        var data: [UInt8] = [], buffer = 0, bits = 0
+        for code in codes {
+            buffer |= code << bits
+            bits += 3
+            while bits >= 8 { data.append(UInt8(buffer & 0xFF)); buffer >>= 8; bits -= 8 }
+        }
+        if bits > 0 { data.append(UInt8(buffer)) }
+        let gif: [UInt8] = Array("GIF89a".utf8) + [100, 0, 100, 0, 0x80, 0, 0, 255, 0, 0, 0, 255, 0]
+            + [0x2C, 0, 0, 0, 0, 100, 0, 100, 0, 0, 2, UInt8(data.count)] + data + [0, 0x3B]
+        #expect(throws: DarkroomError.truncated(.gif, detail: "the first frame's image data ends after 10 of its 100x100 pixels")) {
+            try decoder.decode(gif)
+        }
+    }
+
+    @Test("GIFs of many sizes, palettes and interlacing count exactly their pixels and decode", arguments: [
+        (1, 1), (3, 2), (17, 5), (64, 48), (333, 77), (1000, 3),
+    ])
+    func gifPixelCounts(width: Int, height: Int) throws {
+        let image = Pattern.photo(width: width, height: height)
+        let gif = try GDEncoder(format: .gif).encode(image, options: EncodeOptions(format: .gif))
+        let decoded = try decoder.decode(gif)
+        #expect(decoded.size == PixelSize(width: width, height: height))
+    }
+
     @Test("a PNG cut short or with a damaged IDAT is refused before libpng sees it")
     func damagedPNG() throws {
         let bytes = Fixtures.bytes("gradient-rgba.png")
