@@ -7,6 +7,7 @@
 //   DarkroomJPEG     libjpeg-turbo shrink-on-load decoder   (CJPEG)
 //   DarkroomPNG      libpng codec, full 8/16-bit alpha      (CPNG)
 //   DarkroomWebP     libwebp codec, full 8-bit alpha        (CWebP)
+//   DarkroomBMP      BMP decoder, full 8-bit alpha          (pure Swift)
 //   DarkroomFilters  standard filters and resampler         (pure Swift)
 //   DarkroomCache    memory and disk caches                (swift-crypto)
 //   DarkroomConfig   filters.d/*.toml → validated variants  (TOMLKit)
@@ -25,6 +26,7 @@ let package = Package(
         .library(name: "DarkroomJPEG", targets: ["DarkroomJPEG"]),
         .library(name: "DarkroomPNG", targets: ["DarkroomPNG"]),
         .library(name: "DarkroomWebP", targets: ["DarkroomWebP"]),
+        .library(name: "DarkroomBMP", targets: ["DarkroomBMP"]),
         .library(name: "DarkroomFilters", targets: ["DarkroomFilters"]),
         .library(name: "DarkroomSources", targets: ["DarkroomSources"]),
         .library(name: "DarkroomCurl", targets: ["DarkroomCurl"]),
@@ -89,6 +91,7 @@ let package = Package(
         .target(name: "DarkroomJPEG", dependencies: ["DarkroomCore", "CJPEG"]),
         .target(name: "DarkroomPNG", dependencies: ["DarkroomCore", "CPNG"]),
         .target(name: "DarkroomWebP", dependencies: ["DarkroomCore", "CWebP"]),
+        .target(name: "DarkroomBMP", dependencies: ["DarkroomCore"]),
 
         // MARK: - Sources
         .target(name: "DarkroomSources", dependencies: ["DarkroomCore"]),
@@ -119,7 +122,7 @@ let package = Package(
         .target(
             name: "Darkroom",
             dependencies: [
-                "DarkroomCore", "DarkroomGD", "DarkroomJPEG", "DarkroomPNG", "DarkroomWebP",
+                "DarkroomCore", "DarkroomGD", "DarkroomJPEG", "DarkroomPNG", "DarkroomWebP", "DarkroomBMP",
                 "DarkroomFilters", "DarkroomConfig", "DarkroomSources", "DarkroomCache", "DarkroomCurl",
                 "CThreadPlacement",
                 .product(name: "Logging", package: "swift-log"),
@@ -179,6 +182,13 @@ let package = Package(
         .testTarget(name: "DarkroomJPEGTests", dependencies: ["DarkroomJPEG", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomPNGTests", dependencies: ["DarkroomPNG", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomWebPTests", dependencies: ["DarkroomWebP", "DarkroomTestSupport"]),
+        // Fixtures/ holds small BMPs written by ImageMagick and Pillow (see Fixtures/make_fixtures.sh);
+        // Darkroom is for the test that the standard registry picks BMPDecoder.
+        .testTarget(
+            name: "DarkroomBMPTests",
+            dependencies: ["DarkroomBMP", "DarkroomCore", "DarkroomTestSupport", "Darkroom"],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(name: "DarkroomFiltersTests", dependencies: ["DarkroomFilters", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomSourcesTests", dependencies: ["DarkroomSources", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomCurlTests", dependencies: ["DarkroomCurl", "DarkroomTestSupport"]),

@@ -1,3 +1,4 @@
+import DarkroomBMP
 import DarkroomCore
 import DarkroomFilters
 import DarkroomGD
@@ -16,7 +17,8 @@ extension Registry {
     /// | decode JPEG | libjpeg-turbo (DCT shrink-on-load), then libgd |
     /// | decode PNG | libpng (8/16-bit, exact alpha), then libgd |
     /// | decode WebP | libwebp (exact alpha), then libgd |
-    /// | decode GIF, AVIF, HEIF, TIFF, BMP, TGA | libgd |
+    /// | decode BMP | darkroom-bmp (pure Swift: bit fields, RLE, exact 8-bit alpha) |
+    /// | decode GIF, AVIF, HEIF, TIFF, TGA | libgd |
     /// | encode JPEG / PNG / WebP | libjpeg-turbo / libpng / libwebp |
     /// | encode AVIF, GIF, BMP, TIFF | libgd |
     ///
@@ -62,6 +64,7 @@ extension Registry {
         register(decoder: JPEGDecoder())
         register(decoder: PNGDecoder())
         register(decoder: WebPDecoder())
+        register(decoder: BMPDecoder())
         register(decoder: GDDecoder())
 
         register(encoder: JPEGEncoder())
