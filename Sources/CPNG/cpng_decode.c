@@ -82,6 +82,21 @@ void cpng_decoder_destroy(cpng_decoder *decoder) {
     free(decoder);
 }
 
+int cpng_decoder_icc_profile(const cpng_decoder *decoder, const uint8_t **bytes, size_t *length) {
+    if (!decoder->info_read) return 0;
+    png_charp name = NULL;
+    int compression = 0;
+    png_bytep profile = NULL;
+    png_uint_32 profile_length = 0;
+    if (png_get_iCCP(decoder->png, decoder->info, &name, &compression, &profile, &profile_length) == 0
+        || profile == NULL || profile_length == 0) {
+        return 0;
+    }
+    *bytes = profile;
+    *length = profile_length;
+    return 1;
+}
+
 const char *cpng_decoder_message(const cpng_decoder *decoder) {
     return decoder->report.message;
 }

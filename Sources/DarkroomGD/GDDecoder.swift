@@ -87,7 +87,9 @@ public struct GDDecoder: ImageDecoder {
         default:
             image = try decodeWithLibgd(bytes, format: format, limits: options.limits)
         }
-        return options.orient(image, header: header)
+        // AVIF/HEIF `colr` profiles (and WebP's, on this fallback path); nil for the rest.
+        let profile = options.colorProfiles == .ignore ? nil : EmbeddedICCProfile.bytes(in: bytes, format: format)
+        return options.orient(options.convertToSRGB(image, iccProfile: profile), header: header)
     }
 
     // MARK: - Calling libgd

@@ -13,6 +13,8 @@ import DarkroomCore
 /// - Truncated or corrupt data throws (libjpeg's "corrupt data" warnings count as errors);
 ///   extraneous bytes between markers are tolerated because the pixels are intact.
 /// - Progressive files with more than 500 scans are refused (a known CPU-exhaustion trick).
+/// - An embedded ICC profile (`APP2`) is converted to sRGB unless `options.colorProfiles` is
+///   `.ignore` (RGB and grey profiles; a CMYK file's profile is not applied).
 /// - EXIF orientation is applied unless `options.appliesOrientation` is `false`.
 ///
 /// ```swift
@@ -39,7 +41,8 @@ public struct JPEGDecoder: ImageDecoder {
         let stored = try bytes.withUnsafeBufferPointer { buffer in
             try decodeStored(buffer, orientation: header.orientation, options: options)
         }
-        return options.orient(stored, header: header)
+        let profile = options.colorProfiles == .ignore ? nil : EmbeddedICCProfile.bytes(in: bytes, format: .jpeg)
+        return options.orient(options.convertToSRGB(stored, iccProfile: profile), header: header)
     }
 
     // MARK: - Decoding

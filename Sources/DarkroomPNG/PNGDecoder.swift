@@ -21,6 +21,8 @@ import DarkroomCore
 ///   image, not the full one, and the resampler has `f`² times fewer pixels to read.
 /// - `hasAlpha` is `true` only when the file has an alpha channel or `tRNS` *and* some
 ///   decoded pixel is actually translucent.
+/// - An embedded `iCCP` profile is converted to sRGB (``SRGBConversion``) unless
+///   `options.colorProfiles` is `.ignore`.
 /// - The `eXIf` orientation (from `header.orientation`) is applied unless
 ///   `options.appliesOrientation` is `false`.
 ///
@@ -40,10 +42,10 @@ public struct PNGDecoder: ImageDecoder {
 
     public func decode(_ bytes: [UInt8], header: ImageHeader, options: DecodeOptions) throws -> Image {
         try options.checkLimits(byteCount: bytes.count, header: header)
-        let stored = try bytes.withUnsafeBufferPointer { buffer in
+        let (stored, profile) = try bytes.withUnsafeBufferPointer { buffer in
             try Self.decodeStoredPixels(buffer, header: header, options: options)
         }
-        return options.orient(stored, header: header)
+        return options.orient(options.convertToSRGB(stored, iccProfile: profile), header: header)
     }
 
     // MARK: - Shrink-on-load
@@ -90,10 +92,11 @@ public struct PNGDecoder: ImageDecoder {
     // MARK: - Decoding
 
     /// The stored (not re-oriented) pixels of the PNG in `buffer`, box-reduced while the rows
-    /// are read when `options.sizeHint` allows (non-interlaced files only).
+    /// are read when `options.sizeHint` allows (non-interlaced files only), and the embedded
+    /// `iCCP` profile when `options` converts profiles.
     private static func decodeStoredPixels(
         _ buffer: UnsafeBufferPointer<UInt8>, header: ImageHeader, options: DecodeOptions
-    ) throws -> Image {
+    ) throws -> (Image, iccProfile: [UInt8]?) {
         let limits = options.limits
         guard let base = buffer.baseAddress, !buffer.isEmpty else { throw DarkroomError.emptyInput }
         // No PNG dimension may pass the pixel limit on its own (or PNG's own 2³¹−1 maximum).
@@ -111,6 +114,14 @@ public struct PNGDecoder: ImageDecoder {
                 width: bigEndian32(buffer, at: 16), height: bigEndian32(buffer, at: 20), limit: limits.maxPixels)
         }
         try check(infoStatus, decoder)
+        var profile: [UInt8]?
+        if options.colorProfiles == .convertToSRGB {
+            var bytes: UnsafePointer<UInt8>?
+            var length = 0
+            if cpng_decoder_icc_profile(decoder, &bytes, &length) != 0, let bytes {
+                profile = Array(UnsafeBufferPointer(start: bytes, count: length))
+            }
+        }
         let width = Int(info.width), height = Int(info.height)
         // Re-check on the file's own IHDR: the caller's header may not be this file's.
         try limits.check(ImageHeader(format: .png, width: width, height: height))
@@ -133,7 +144,7 @@ public struct PNGDecoder: ImageDecoder {
         }
         // An RGBA file whose pixels are all opaque is reported opaque (the scan stops at the
         // first translucent pixel; the buffer is shared, not copied).
-        return fileHasAlpha ? image.withAlphaScanned() : image
+        return (fileHasAlpha ? image.withAlphaScanned() : image, profile)
     }
 
     private static func bigEndian32(_ buffer: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int {

@@ -11,6 +11,7 @@ import DarkroomCore
 /// - Limits are checked on the caller's header and again on libwebp's own reading of the
 ///   size (`WebPGetFeatures`) before any pixel memory is allocated.
 /// - `hasAlpha` is `true` only when the file has alpha *and* some pixel is translucent.
+/// - An embedded `ICCP` profile is converted to sRGB unless `options.colorProfiles` is `.ignore`.
 /// - The EXIF orientation (from `header.orientation`) is applied unless
 ///   `options.appliesOrientation` is `false`.
 ///
@@ -35,7 +36,8 @@ public struct WebPDecoder: ImageDecoder {
         let stored = try bytes.withUnsafeBufferPointer { buffer in
             try Self.decodeStoredPixels(buffer, limits: options.limits)
         }
-        return options.orient(stored, header: header)
+        let profile = options.colorProfiles == .ignore ? nil : EmbeddedICCProfile.bytes(in: bytes, format: .webp)
+        return options.orient(options.convertToSRGB(stored, iccProfile: profile), header: header)
     }
 
     // MARK: - Still images

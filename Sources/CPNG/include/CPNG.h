@@ -72,6 +72,11 @@ cpng_status cpng_decoder_read_rgba_reduced(
     cpng_decoder *decoder, uint32_t factor, uint8_t *pixels, size_t stride, size_t capacity);
 
 /// The message for the last non-OK status ("" when none).
+/// The embedded ICC profile (`iCCP`, inflated by libpng) after cpng_decoder_read_info: sets
+/// `bytes` and `length` and returns 1, or returns 0 when the file has none (or it was dropped
+/// as damaged). The bytes belong to the decoder and live until cpng_decoder_destroy.
+int cpng_decoder_icc_profile(const cpng_decoder *decoder, const uint8_t **bytes, size_t *length);
+
 const char *cpng_decoder_message(const cpng_decoder *decoder);
 
 /// Frees the decoder and everything libpng allocated. NULL is allowed.

@@ -13,7 +13,7 @@ import DarkroomCore
 ///
 /// ```swift
 /// let key = CacheKey(source: "/photos/cat.jpg", variant: "aspect-fill(…)|circle>png(compression=6)")
-/// key.string          // "v4|15:/photos/cat.jpg|aspect-fill(…)|circle>png(compression=6)"
+/// key.string          // "v5|15:/photos/cat.jpg|aspect-fill(…)|circle>png(compression=6)"
 /// key.persistentName  // 64 hex digits
 /// ```
 public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
@@ -22,8 +22,9 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     /// JPEG decoded at a scale that does not divide it keep the full image's proportions.
     /// 3: `vignette` fades by its colour's alpha. 4: each variant decodes at its own
     /// shrink-on-load scale, not at the largest of the variants rendered with it; `aspect-fill`
-    /// resamples only the region it keeps, whose pass order may round a level differently.)
-    public static let currentSalt = 4
+    /// resamples only the region it keeps, whose pass order may round a level differently.
+    /// 5: embedded ICC profiles are converted to sRGB when decoding.)
+    public static let currentSalt = 5
 
     public var source: String
     /// The variant identifier, or `""` for the original source bytes.

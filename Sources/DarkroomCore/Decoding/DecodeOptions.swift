@@ -1,6 +1,7 @@
 // MARK: - DecodeOptions
 
-/// How to decode: the size the caller needs, whether to apply EXIF orientation, and limits.
+/// How to decode: the size the caller needs, whether to apply EXIF orientation and embedded
+/// colour profiles, and limits.
 ///
 /// ```swift
 /// let options = DecodeOptions(sizeHint: PixelSize(width: 256, height: 256))
@@ -15,12 +16,33 @@ public struct DecodeOptions: Sendable, Hashable {
     public var appliesOrientation: Bool
     /// Input and pixel limits.
     public var limits: DecodeLimits
+    /// What to do with an embedded ICC profile (default: convert the pixels to sRGB).
+    public var colorProfiles: ColorProfileHandling
 
-    public init(sizeHint: PixelSize? = nil, appliesOrientation: Bool = true, limits: DecodeLimits = DecodeLimits()) {
+    public init(
+        sizeHint: PixelSize? = nil, appliesOrientation: Bool = true, limits: DecodeLimits = DecodeLimits(),
+        colorProfiles: ColorProfileHandling = .convertToSRGB
+    ) {
         self.sizeHint = sizeHint
         self.appliesOrientation = appliesOrientation
         self.limits = limits
+        self.colorProfiles = colorProfiles
     }
+}
+
+// MARK: - ColorProfileHandling
+
+/// What a decoder does with an ICC profile embedded in the file.
+///
+/// ```swift
+/// let asStored = DecodeOptions(colorProfiles: .ignore)
+/// ```
+public enum ColorProfileHandling: Sendable, Hashable {
+    /// Convert the pixels to sRGB (what sharp and imgproxy do by default): an Adobe RGB or
+    /// Display P3 photo keeps its colours in every output, which carries no profile.
+    case convertToSRGB
+    /// Keep the pixel values as stored, whatever the profile says.
+    case ignore
 }
 
 // MARK: - The decoder contract's shared steps
@@ -31,6 +53,16 @@ extension DecodeOptions {
     public func checkLimits(byteCount: Int, header: ImageHeader) throws {
         try limits.check(byteCount: byteCount)
         try limits.check(header)
+    }
+
+    /// `stored` converted to sRGB from the embedded profile `iccProfile` (see
+    /// ``SRGBConversion``); unchanged when there is none, it cannot be applied or is sRGB
+    /// already, or ``colorProfiles`` is ``ColorProfileHandling/ignore``.
+    public func convertToSRGB(_ stored: Image, iccProfile: [UInt8]?) -> Image {
+        guard colorProfiles == .convertToSRGB, let iccProfile, let profile = ICCProfile(bytes: iccProfile),
+            let conversion = SRGBConversion(from: profile)
+        else { return stored }
+        return conversion.apply(to: stored)
     }
 
     /// The stored pixels turned upright by `header.orientation`, or unchanged when

@@ -1,0 +1,109 @@
+// MARK: - ICCProfile
+
+/// The parts of an ICC colour profile Darkroom can apply: an RGB **matrix/TRC** profile
+/// (`rXYZ`/`gXYZ`/`bXYZ` colorants + `rTRC`/`gTRC`/`bTRC` curves — sRGB, Adobe RGB, Display P3,
+/// ProPhoto, Rec. 2020 and nearly every camera and phone profile) or a **grey** profile (`kTRC`).
+///
+/// Profiles built from lookup tables only (`A2B0` without colorants), CMYK and Lab profiles,
+/// and damaged profiles give `nil`: the pixels are then used as they are, as browsers do with
+/// a profile they cannot read.
+///
+/// ```swift
+/// if let profile = ICCProfile(bytes: embedded) {
+///     print(profile.description ?? "unnamed", profile.colorSpace)
+/// }
+/// ```
+public struct ICCProfile: Sendable, Equatable {
+    /// What the profile's device values are.
+    public enum ColorSpace: Sendable, Equatable {
+        /// Three channels through a 3×3 matrix to the D50 connection space.
+        case rgb(red: XYZ, green: XYZ, blue: XYZ, curves: [ToneCurve])
+        /// One grey channel; neutral in any RGB space.
+        case gray(ToneCurve)
+    }
+
+    /// A CIE XYZ triple (D50-adapted, as ICC colorants are).
+    public struct XYZ: Sendable, Equatable {
+        public var x: Double, y: Double, z: Double
+        public init(_ x: Double, _ y: Double, _ z: Double) { (self.x, self.y, self.z) = (x, y, z) }
+    }
+
+    public let colorSpace: ColorSpace
+    /// The profile's `desc` text (`Adobe RGB (1998)`, `Display P3`), when it has one.
+    public let description: String?
+
+    public init(colorSpace: ColorSpace, description: String? = nil) {
+        self.colorSpace = colorSpace
+        self.description = description
+    }
+
+    // MARK: - Parsing
+
+    /// Parses an embedded profile; `nil` when it is not one Darkroom can apply (see above).
+    public init?(bytes: [UInt8]) {
+        guard let parsed = bytes.withUnsafeBytes({ Self.parse(ByteReader($0)) }) else { return nil }
+        self = parsed
+    }
+
+    private static func parse(_ r: ByteReader) -> ICCProfile? {
+        guard r.count >= 132, r.starts(with: "acsp", at: 36), let space = r.fourCC(16),
+            r.fourCC(20) == "XYZ ", let tagCount = r.u32be(128), tagCount <= (r.count - 132) / 12
+        else { return nil }
+        var tags = [String: (offset: Int, size: Int)]()
+        for index in 0..<tagCount {
+            let entry = 132 + 12 * index
+            guard let signature = r.fourCC(entry), let offset = r.u32be(entry + 4), let size = r.u32be(entry + 8),
+                offset <= r.count, size <= r.count - offset
+            else { return nil }
+            tags[signature] = (offset, size)
+        }
+        func curve(_ name: String) -> ToneCurve? {
+            tags[name].flatMap { ToneCurve.parse(r, at: $0.offset, size: $0.size) }
+        }
+        func colorant(_ name: String) -> XYZ? {
+            guard let tag = tags[name], tag.size >= 20, r.fourCC(tag.offset) == "XYZ ",
+                let x = ToneCurve.s15Fixed16(r, at: tag.offset + 8),
+                let y = ToneCurve.s15Fixed16(r, at: tag.offset + 12),
+                let z = ToneCurve.s15Fixed16(r, at: tag.offset + 16)
+            else { return nil }
+            return XYZ(x, y, z)
+        }
+        let description = tags["desc"].flatMap { text(r, at: $0.offset, size: $0.size) }
+        switch space {
+        case "RGB ":
+            guard let red = colorant("rXYZ"), let green = colorant("gXYZ"), let blue = colorant("bXYZ"),
+                let rc = curve("rTRC"), let gc = curve("gTRC"), let bc = curve("bTRC")
+            else { return nil }
+            return ICCProfile(colorSpace: .rgb(red: red, green: green, blue: blue, curves: [rc, gc, bc]),
+                description: description)
+        case "GRAY":
+            guard let grey = curve("kTRC") else { return nil }
+            return ICCProfile(colorSpace: .gray(grey), description: description)
+        default:
+            return nil
+        }
+    }
+
+    /// A `desc` (ICC v2 `textDescriptionType`) or `mluc` (v4, first record) text element.
+    private static func text(_ r: ByteReader, at offset: Int, size: Int) -> String? {
+        switch r.fourCC(offset) {
+        case "desc":
+            guard let count = r.u32be(offset + 8), count > 0, count <= size - 12,
+                let ascii = r.slice(offset + 12, count)
+            else { return nil }
+            return String(decoding: ascii.prefix { $0 != 0 }, as: UTF8.self)
+        case "mluc":
+            guard let records = r.u32be(offset + 8), records > 0, let length = r.u32be(offset + 20),
+                let start = r.u32be(offset + 24), start <= size, length <= size - start, length % 2 == 0
+            else { return nil }
+            var units = [UInt16]()
+            for index in stride(from: 0, to: length, by: 2) {
+                guard let unit = r.u16be(offset + start + index) else { return nil }
+                units.append(UInt16(unit))
+            }
+            return String(decoding: units.prefix { $0 != 0 }, as: UTF16.self)
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,105 @@
+// MARK: - EmbeddedICCProfile
+
+/// Finds the ICC profile embedded in an encoded image, for the formats whose containers Swift
+/// reads directly: JPEG (`APP2 ICC_PROFILE` segments, reassembled in sequence order), WebP
+/// (the `ICCP` chunk) and AVIF/HEIF (the primary item's `colr` property of type `prof` or
+/// `rICC`). PNG's `iCCP` is compressed, so the PNG decoder gets it from libpng instead.
+///
+/// A profile that is cut short, or split into segments with one missing, is `nil` (the image
+/// is then used as sRGB, as browsers do).
+///
+/// ```swift
+/// let profile = EmbeddedICCProfile.bytes(in: jpegBytes, format: .jpeg).flatMap(ICCProfile.init(bytes:))
+/// ```
+public enum EmbeddedICCProfile {
+    /// The profile's bytes, or `nil` when the image has none (or `format` is not one read here).
+    public static func bytes(in data: [UInt8], format: ImageFormat) -> [UInt8]? {
+        data.withUnsafeBytes { raw in
+            let r = ByteReader(raw)
+            switch format {
+            case .jpeg: return jpeg(r)
+            case .webp: return webp(r)
+            case .avif, .heif: return isobmff(r)
+            default: return nil
+            }
+        }
+    }
+
+    // MARK: - JPEG
+
+    private static func jpeg(_ r: ByteReader) -> [UInt8]? {
+        var chunks: [Int: [UInt8]] = [:]
+        var expected = 0
+        var offset = 2
+        while let ff = r.u8(offset), ff == 0xFF {
+            var marker = 0xFF
+            while marker == 0xFF {
+                offset += 1
+                guard let next = r.u8(offset) else { return nil }
+                marker = next
+            }
+            offset += 1
+            if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { continue }
+            if marker == 0xD9 || marker == 0xDA { break }
+            guard let length = r.u16be(offset), length >= 2 else { return nil }
+            // "ICC_PROFILE\0", then this chunk's 1-based sequence number and the chunk count.
+            if marker == 0xE2, length >= 16, r.starts(with: "ICC_PROFILE\0", at: offset + 2),
+                let sequence = r.u8(offset + 14), let count = r.u8(offset + 15),
+                let payload = r.slice(offset + 16, length - 16)
+            {
+                expected = max(expected, count)
+                chunks[sequence] = Array(payload)
+            }
+            offset += length
+        }
+        guard expected > 0, chunks.count == expected else { return nil }
+        var profile = [UInt8]()
+        for sequence in 1...expected {
+            guard let chunk = chunks[sequence] else { return nil }
+            profile += chunk
+        }
+        return profile
+    }
+
+    // MARK: - WebP
+
+    private static func webp(_ r: ByteReader) -> [UInt8]? {
+        guard r.starts(with: "RIFF", at: 0), r.starts(with: "WEBP", at: 8) else { return nil }
+        var offset = 12
+        while let type = r.fourCC(offset), let size = r.u32le(offset + 4) {
+            if type == "ICCP" { return r.slice(offset + 8, size).map { Array($0) } }
+            // Image data comes after the ICCP chunk when there is one.
+            if type == "VP8 " || type == "VP8L" || type == "ANIM" { return nil }
+            offset += 8 + size + (size & 1)
+        }
+        return nil
+    }
+
+    // MARK: - AVIF / HEIF
+
+    private static func isobmff(_ r: ByteReader) -> [UInt8]? {
+        typealias Parser = ISOBMFFHeaderParser
+        guard let meta = Parser.findBox("meta", in: r, from: 0, to: r.count),
+            let iprp = Parser.findBox("iprp", in: r, from: meta.start + 4, to: meta.end),
+            let ipco = Parser.findBox("ipco", in: r, from: iprp.start, to: iprp.end)
+        else { return nil }
+        var properties: [Parser.Box] = []
+        var offset = ipco.start
+        while let box = Parser.nextBox(in: r, at: offset, limit: ipco.end) {
+            properties.append(box)
+            offset = box.end
+        }
+        var candidates = properties
+        if let primary = Parser.primaryItem(r, meta: meta),
+            let ipma = Parser.findBox("ipma", in: r, from: iprp.start, to: iprp.end)
+        {
+            candidates = Parser.associations(of: primary, ipma: ipma, in: r)
+                .filter { $0 >= 1 && $0 <= properties.count }.map { properties[$0 - 1] }
+        }
+        for box in candidates where box.type == "colr" {
+            guard let kind = r.fourCC(box.start), kind == "prof" || kind == "rICC" else { continue }
+            return r.slice(box.start + 4, box.end - box.start - 4).map { Array($0) }
+        }
+        return nil
+    }
+}
