@@ -83,13 +83,19 @@ public struct GDDecoder: ImageDecoder {
             image = try TIFFConventions.unpremultiplied(decodeWithLibgd(bytes, format: .tiff, limits: options.limits))
             // libtiff already resolved the flips; finish the job (and undo it for stored pixels).
             image = image.applying(TIFFConventions.remainingOrientation(afterLibgdRead: header.orientation))
+            image = options.convertToSRGB(image, iccProfile: profile(of: bytes, format: .tiff, options))
             return options.appliesOrientation ? image : image.applying(header.orientation.inverse)
         default:
             image = try decodeWithLibgd(bytes, format: format, limits: options.limits)
         }
-        // AVIF/HEIF `colr` profiles (and WebP's, on this fallback path); nil for the rest.
-        let profile = options.colorProfiles == .ignore ? nil : EmbeddedICCProfile.bytes(in: bytes, format: format)
-        return options.orient(options.convertToSRGB(image, iccProfile: profile), header: header)
+        let converted = options.convertToSRGB(image, iccProfile: profile(of: bytes, format: format, options))
+        return options.orient(converted, header: header)
+    }
+
+    /// The embedded profile Swift can find: AVIF/HEIF `colr`, TIFF's field (and WebP's `ICCP`
+    /// on this fallback path); `nil` for the rest, or when profiles are ignored.
+    private func profile(of bytes: [UInt8], format: ImageFormat, _ options: DecodeOptions) -> [UInt8]? {
+        options.colorProfiles == .ignore ? nil : EmbeddedICCProfile.bytes(in: bytes, format: format)
     }
 
     // MARK: - Calling libgd

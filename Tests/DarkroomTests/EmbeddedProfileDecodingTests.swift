@@ -20,6 +20,7 @@ struct EmbeddedProfileDecodingTests {
             ("icc-display-p3.png", "icc-display-p3-expected.png"),
             ("icc-gray-gamma18.png", "icc-gray-gamma18-expected.png"),
             ("icc-adobe-rgb.webp", "icc-adobe-rgb-expected.png"),
+            ("icc-adobe-rgb.tiff", "icc-adobe-rgb-expected.png"),
         ])
     func matchesLittleCMS(_ tagged: String, _ expected: String) throws {
         let converted = try decode(tagged)

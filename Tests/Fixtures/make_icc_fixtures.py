@@ -6,7 +6,7 @@ profile written here from its published primaries (no profile file is copied). T
 `*-expected.png` files are littleCMS's conversion of the same pixels to sRGB (Pillow's ImageCms,
 relative colorimetric), untagged: the reference Darkroom's own conversion is tested against.
 
-    icc-adobe-rgb.{png,jpg,webp,avif}   Adobe RGB (1998) primaries, curv gamma 563/256
+    icc-adobe-rgb.{png,jpg,webp,avif,tiff}   Adobe RGB (1998) primaries, curv gamma 563/256
     icc-display-p3.png                  Display P3 primaries, para type 3 (the sRGB curve)
     icc-gray-gamma18.png                greyscale, GRAY profile, curv gamma 1.8
     icc-srgb.jpg                        littleCMS's own sRGB profile (must change nothing)
@@ -129,6 +129,7 @@ def main():
     rgb.save("icc-adobe-rgb.jpg", quality=95, icc_profile=ADOBE_RGB)
     rgb.save("icc-adobe-rgb.webp", lossless=True, icc_profile=ADOBE_RGB)
     rgb.save("icc-adobe-rgb.avif", quality=90, icc_profile=ADOBE_RGB)
+    rgb.save("icc-adobe-rgb.tiff", icc_profile=ADOBE_RGB)
     rgb.save("icc-srgb.jpg", quality=95, icc_profile=SRGB)
 
     plain = io.BytesIO()

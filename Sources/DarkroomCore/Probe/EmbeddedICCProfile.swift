@@ -2,8 +2,9 @@
 
 /// Finds the ICC profile embedded in an encoded image, for the formats whose containers Swift
 /// reads directly: JPEG (`APP2 ICC_PROFILE` segments, reassembled in sequence order), WebP
-/// (the `ICCP` chunk) and AVIF/HEIF (the primary item's `colr` property of type `prof` or
-/// `rICC`). PNG's `iCCP` is compressed, so the PNG decoder gets it from libpng instead.
+/// (the `ICCP` chunk), AVIF/HEIF (the primary item's `colr` property of type `prof` or
+/// `rICC`) and TIFF (the first image's `ICCProfile` field). PNG's `iCCP` is compressed, so the
+/// PNG decoder gets it from libpng instead.
 ///
 /// A profile that is cut short, or split into segments with one missing, is `nil` (the image
 /// is then used as sRGB, as browsers do).
@@ -20,6 +21,7 @@ public enum EmbeddedICCProfile {
             case .jpeg: return jpeg(r)
             case .webp: return webp(r)
             case .avif, .heif: return isobmff(r)
+            case .tiff: return TIFFStructure.readIFD0(raw)?.iccProfile.map { Array(raw[$0]) }
             default: return nil
             }
         }

@@ -7,6 +7,8 @@ enum TIFFStructure {
         var width: Int?
         var height: Int?
         var orientation: Orientation = .up
+        /// Where the `ICCProfile` field's bytes are (tag 34675, `UNDEFINED`), when present.
+        var iccProfile: Range<Int>?
     }
 
     /// Parses IFD0 of a TIFF structure. Returns `nil` when the byte-order mark or IFD offset is bad.
@@ -27,6 +29,11 @@ enum TIFFStructure {
             case 256: fields.width = value
             case 257: fields.height = value
             case 274: if let value { fields.orientation = Orientation(exifValue: value) }
+            case 34675:
+                // UNDEFINED (7) bytes: stored in the entry when they fit in 4, else at an offset.
+                guard type == 7, let count = u32(entry + 4), count > 0 else { break }
+                let start = count <= 4 ? entry + 8 : u32(entry + 8)
+                if let start, count <= r.count, start <= r.count - count { fields.iccProfile = start..<start + count }
             default: break
             }
         }
