@@ -24,7 +24,11 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     /// shrink-on-load scale, not at the largest of the variants rendered with it; `aspect-fill`
     /// resamples only the region it keeps, whose pass order may round a level differently.
     /// 5: embedded ICC profiles are converted to sRGB when decoding.)
-    public static let currentSalt = 5
+    ///
+    /// A computed property, not a `let`: default arguments that name a constant `let` are
+    /// folded into weak copies in every client object file, and an incremental build that
+    /// does not recompile one of them keeps the old salt (seen with `cache purge`).
+    public static var currentSalt: Int { 5 }
 
     public var source: String
     /// The variant identifier, or `""` for the original source bytes.
