@@ -88,8 +88,12 @@ public struct GDDecoder: ImageDecoder {
         default:
             image = try decodeWithLibgd(bytes, format: format, limits: options.limits)
         }
-        let converted = options.convertToSRGB(image, iccProfile: profile(of: bytes, format: format, options))
-        return options.orient(converted, header: header)
+        // An ICC profile first; else AVIF/HEIF code points (nclx), as libavif and browsers do.
+        var colour = profile(of: bytes, format: format, options).flatMap(ICCProfile.init(bytes:))
+        if colour == nil, options.colorProfiles == .convertToSRGB {
+            colour = EmbeddedICCProfile.cicp(in: bytes, format: format)?.profile
+        }
+        return options.orient(options.convertToSRGB(image, profile: colour), header: header)
     }
 
     /// The embedded profile Swift can find: AVIF/HEIF `colr`, TIFF's field (and WebP's `ICCP`

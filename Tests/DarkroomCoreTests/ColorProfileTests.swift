@@ -218,3 +218,59 @@ struct SRGBConversionTests {
         #expect(DecodeOptions().convertToSRGB(image, iccProfile: [1, 2, 3]) == image)
     }
 }
+
+// MARK: - Code points
+
+@Suite("nclx colour code points become the equivalent profile")
+struct CICPColorTests {
+    private func colorants(_ colour: CICPColor) throws -> [ICCProfile.XYZ] {
+        let profile = try #require(colour.profile)
+        guard case .rgb(let red, let green, let blue, _) = profile.colorSpace else {
+            Issue.record("expected an RGB profile")
+            return []
+        }
+        return [red, green, blue]
+    }
+
+    private func expectClose(_ actual: [ICCProfile.XYZ], _ expected: [(Double, Double, Double)]) {
+        for (a, e) in zip(actual, expected) {
+            let error = max(abs(a.x - e.0), abs(a.y - e.1), abs(a.z - e.2))
+            #expect(error < 0.001, "\(a) vs \(e)")
+        }
+    }
+
+    @Test("Display P3 (12) gives the Bradford-adapted colorants Apple's profile writes")
+    func displayP3() throws {
+        expectClose(try colorants(CICPColor(primaries: 12, transfer: 13)),
+            [(0.51512, 0.24120, -0.00105), (0.29198, 0.69225, 0.04189), (0.15710, 0.06657, 0.78407)])
+    }
+
+    @Test("BT.2020 (9) gives its published D50 colorants")
+    func bt2020() throws {
+        expectClose(try colorants(CICPColor(primaries: 9, transfer: 1)),
+            [(0.6734, 0.2790, -0.0019), (0.1656, 0.6753, 0.0300), (0.1251, 0.0457, 0.7973)])
+    }
+
+    @Test("sRGB and unspecified primaries, and HDR transfers, need or get no conversion")
+    func none() {
+        #expect(CICPColor(primaries: 1, transfer: 13).profile == nil)
+        #expect(CICPColor(primaries: 2, transfer: 2).profile == nil)
+        #expect(CICPColor(primaries: 9, transfer: 16).profile == nil)
+        #expect(CICPColor(primaries: 9, transfer: 18).profile == nil)
+        #expect(CICPColor(primaries: 99, transfer: 13).profile == nil)
+    }
+
+    @Test("Display P3 by code points converts like a Display P3 ICC profile")
+    func sameAsProfile() throws {
+        let icc = ProfileBytes.rgb(
+            red: (0.51512, 0.24120, -0.00105), green: (0.29198, 0.69225, 0.04189), blue: (0.15710, 0.06657, 0.78407),
+            curve: ProfileBytes.sRGBCurve)
+        let fromICC = try #require(ICCProfile(bytes: icc).flatMap(SRGBConversion.init(from:)))
+        let fromCICP = try #require(CICPColor(primaries: 12, transfer: 13).profile.flatMap(SRGBConversion.init(from:)))
+        let image = Image(width: 64, height: 64, hasAlpha: false) { buffer in
+            for index in buffer.indices { buffer[index] = UInt8(truncatingIfNeeded: index &* 37 &+ index >> 5) }
+        }
+        let a = fromICC.apply(to: image).pixels, b = fromCICP.apply(to: image).pixels
+        #expect(zip(a, b).allSatisfy { abs(Int($0) - Int($1)) <= 1 })
+    }
+}

@@ -68,3 +68,25 @@ struct EmbeddedProfileDecodingTests {
         }
     }
 }
+
+@Suite("AVIF colour code points (nclx) are converted to sRGB when there is no ICC profile")
+struct NCLXDecodingTests {
+    @Test("Display P3 primaries are converted; the pixels are the stored ones through that conversion")
+    func displayP3() throws {
+        let bytes = Fixtures.bytes("nclx-display-p3.avif")
+        #expect(EmbeddedICCProfile.cicp(in: bytes, format: .avif) == CICPColor(primaries: 12, transfer: 13))
+        let stored = try Registry.standard.decode(bytes, options: DecodeOptions(colorProfiles: .ignore))
+        let conversion = try #require(CICPColor(primaries: 12, transfer: 13).profile.flatMap(SRGBConversion.init(from:)))
+        let converted = try Registry.standard.decode(bytes)
+        #expect(converted == conversion.apply(to: stored))
+        #expect(ImageComparison.meanAbsoluteError(converted, stored) > 2)
+    }
+
+    @Test("An HDR (PQ) transfer is left as stored, and so is the usual sRGB nclx")
+    func untouched() throws {
+        for name in ["nclx-pq.avif", "gradient.avif"] {
+            let bytes = Fixtures.bytes(name)
+            #expect(try Registry.standard.decode(bytes) == Registry.standard.decode(bytes, options: DecodeOptions(colorProfiles: .ignore)), "\(name)")
+        }
+    }
+}

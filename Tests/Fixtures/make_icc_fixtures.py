@@ -12,6 +12,8 @@ relative colorimetric), untagged: the reference Darkroom's own conversion is tes
     icc-srgb.jpg                        littleCMS's own sRGB profile (must change nothing)
     icc-split.jpg                       Adobe RGB split over two APP2 segments, stored 2 then 1
     icc-damaged.jpg                     a profile cut short (ignored: decodes as sRGB)
+    nclx-display-p3.avif                no profile; nclx primaries 12 (Display P3), transfer 13
+    nclx-pq.avif                        no profile; nclx primaries 9, transfer 16 (PQ: not converted)
 
 Run from this folder: python3 make_icc_fixtures.py
 """
@@ -112,6 +114,17 @@ def jpeg_with_segments(jpeg, segments):
     return jpeg[:2] + inserted + jpeg[2:]
 
 
+def avif_with_nclx(rgb, path, primaries, transfer):
+    """An AVIF of `rgb` whose nclx box (Pillow writes 1/13/6) says `primaries`/`transfer`."""
+    encoded = io.BytesIO()
+    rgb.save(encoded, "AVIF", quality=90)
+    data = bytearray(encoded.getvalue())
+    at = data.index(b"colrnclx") + 8
+    data[at:at + 4] = struct.pack(">HH", primaries, transfer)
+    with open(path, "wb") as out:
+        out.write(bytes(data))
+
+
 def main():
     os.chdir(HERE)
     rgb = pattern()
@@ -130,6 +143,8 @@ def main():
     rgb.save("icc-adobe-rgb.webp", lossless=True, icc_profile=ADOBE_RGB)
     rgb.save("icc-adobe-rgb.avif", quality=90, icc_profile=ADOBE_RGB)
     rgb.save("icc-adobe-rgb.tiff", icc_profile=ADOBE_RGB)
+    avif_with_nclx(rgb, "nclx-display-p3.avif", 12, 13)
+    avif_with_nclx(rgb, "nclx-pq.avif", 9, 16)
     rgb.save("icc-srgb.jpg", quality=95, icc_profile=SRGB)
 
     plain = io.BytesIO()

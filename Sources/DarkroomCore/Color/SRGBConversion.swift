@@ -43,7 +43,8 @@ public struct SRGBConversion: Sendable {
         case .rgb(let red, let green, let blue, let channelCurves):
             curves = channelCurves
             let source = [red.x, green.x, blue.x, red.y, green.y, blue.y, red.z, green.z, blue.z]
-            guard let toSRGB = Self.multiply(Self.fromD50ToLinearSRGB, source) else { return nil }
+            let toSRGB = Self.fromD50ToLinearSRGB.times(Matrix3(source)).m
+            guard toSRGB.allSatisfy({ $0.isFinite && abs($0) < 64 }) else { return nil }
             matrix = toSRGB
         }
         let toLinear = curves.flatMap { curve in
@@ -127,33 +128,9 @@ public struct SRGBConversion: Sendable {
 
     /// D50 XYZ → linear sRGB: the inverse of the colorants the sRGB IEC 61966-2.1 profile writes
     /// (Bradford-adapted to D50).
-    private static let fromD50ToLinearSRGB: [Double] = invert([
+    private static let fromD50ToLinearSRGB = Matrix3([
         0.436066, 0.385147, 0.143066,
         0.222488, 0.716873, 0.060608,
         0.013916, 0.097076, 0.714096,
-    ])!
-
-    // MARK: - 3×3 matrices (row-major)
-
-    private static func multiply(_ a: [Double], _ b: [Double]) -> [Double]? {
-        var product = [Double](repeating: 0, count: 9)
-        for row in 0..<3 {
-            for column in 0..<3 {
-                product[row * 3 + column] = (0..<3).reduce(0) { $0 + a[row * 3 + $1] * b[$1 * 3 + column] }
-            }
-        }
-        return product.allSatisfy({ $0.isFinite && abs($0) < 64 }) ? product : nil
-    }
-
-    private static func invert(_ m: [Double]) -> [Double]? {
-        let c00 = m[4] * m[8] - m[5] * m[7], c01 = m[5] * m[6] - m[3] * m[8], c02 = m[3] * m[7] - m[4] * m[6]
-        let determinant = m[0] * c00 + m[1] * c01 + m[2] * c02
-        guard abs(determinant) > 1e-9 else { return nil }
-        let adjugate = [
-            c00, m[2] * m[7] - m[1] * m[8], m[1] * m[5] - m[2] * m[4],
-            c01, m[0] * m[8] - m[2] * m[6], m[2] * m[3] - m[0] * m[5],
-            c02, m[1] * m[6] - m[0] * m[7], m[0] * m[4] - m[1] * m[3],
-        ]
-        return adjugate.map { $0 / determinant }
-    }
+    ]).inverted!
 }

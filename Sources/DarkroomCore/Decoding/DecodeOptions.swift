@@ -59,9 +59,15 @@ extension DecodeOptions {
     /// ``SRGBConversion``); unchanged when there is none, it cannot be applied or is sRGB
     /// already, or ``colorProfiles`` is ``ColorProfileHandling/ignore``.
     public func convertToSRGB(_ stored: Image, iccProfile: [UInt8]?) -> Image {
-        guard colorProfiles == .convertToSRGB, let iccProfile, let profile = ICCProfile(bytes: iccProfile),
-            let conversion = SRGBConversion(from: profile)
-        else { return stored }
+        convertToSRGB(stored, profile: iccProfile.flatMap(ICCProfile.init(bytes:)))
+    }
+
+    /// `stored` converted to sRGB from `profile` (a parsed ICC profile, or one built from
+    /// ``CICPColor`` code points); unchanged as above.
+    public func convertToSRGB(_ stored: Image, profile: ICCProfile?) -> Image {
+        guard colorProfiles == .convertToSRGB, let profile, let conversion = SRGBConversion(from: profile) else {
+            return stored
+        }
         return conversion.apply(to: stored)
     }
 

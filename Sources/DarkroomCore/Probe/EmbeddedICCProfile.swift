@@ -80,11 +80,38 @@ public enum EmbeddedICCProfile {
     // MARK: - AVIF / HEIF
 
     private static func isobmff(_ r: ByteReader) -> [UInt8]? {
+        for box in primaryColourBoxes(r) {
+            guard let kind = r.fourCC(box.start), kind == "prof" || kind == "rICC" else { continue }
+            return r.slice(box.start + 4, box.end - box.start - 4).map { Array($0) }
+        }
+        return nil
+    }
+
+    /// The colour code points of an AVIF or HEIF file's primary item (its `colr` box of type
+    /// `nclx`), or `nil` when it has none (or `format` is another format).
+    ///
+    /// ```swift
+    /// let colour = EmbeddedICCProfile.cicp(in: avifBytes, format: .avif)   // primaries 12, transfer 13
+    /// ```
+    public static func cicp(in data: [UInt8], format: ImageFormat) -> CICPColor? {
+        guard format == .avif || format == .heif else { return nil }
+        return data.withUnsafeBytes { raw in
+            let r = ByteReader(raw)
+            for box in primaryColourBoxes(r) where r.fourCC(box.start) == "nclx" {
+                guard let primaries = r.u16be(box.start + 4), let transfer = r.u16be(box.start + 6) else { return nil }
+                return CICPColor(primaries: primaries, transfer: transfer)
+            }
+            return nil
+        }
+    }
+
+    /// The `colr` boxes associated with the primary item (all of them without an `ipma`).
+    private static func primaryColourBoxes(_ r: ByteReader) -> [ISOBMFFHeaderParser.Box] {
         typealias Parser = ISOBMFFHeaderParser
         guard let meta = Parser.findBox("meta", in: r, from: 0, to: r.count),
             let iprp = Parser.findBox("iprp", in: r, from: meta.start + 4, to: meta.end),
             let ipco = Parser.findBox("ipco", in: r, from: iprp.start, to: iprp.end)
-        else { return nil }
+        else { return [] }
         var properties: [Parser.Box] = []
         var offset = ipco.start
         while let box = Parser.nextBox(in: r, at: offset, limit: ipco.end) {
@@ -98,10 +125,6 @@ public enum EmbeddedICCProfile {
             candidates = Parser.associations(of: primary, ipma: ipma, in: r)
                 .filter { $0 >= 1 && $0 <= properties.count }.map { properties[$0 - 1] }
         }
-        for box in candidates where box.type == "colr" {
-            guard let kind = r.fourCC(box.start), kind == "prof" || kind == "rICC" else { continue }
-            return r.slice(box.start + 4, box.end - box.start - 4).map { Array($0) }
-        }
-        return nil
+        return candidates.filter { $0.type == "colr" }
     }
 }
