@@ -13,7 +13,7 @@ import Darwin
 /// to linear sRGB (relative colorimetric, out-of-gamut colours clipped), then the sRGB curve.
 /// Alpha is kept as it is.
 ///
-/// Fixed point throughout: 256-entry curves to linear light in Q15, the matrix in Q14, and a
+/// Fixed point throughout: 256-entry curves to linear light in Q15, the matrix in Q12, and a
 /// 16,385-entry table back to 8-bit sRGB. When the matrix is the identity (grey profiles, sRGB
 /// primaries with another curve) the three steps fold into one 256-entry table per channel.
 ///
@@ -26,8 +26,9 @@ public struct SRGBConversion: Sendable {
     private enum Kernel: Sendable {
         /// Per channel, encoded value → encoded sRGB value (3 × 256).
         case tables([UInt8])
-        /// Per channel encoded value → linear Q15 (3 × 256), and a row-major Q14 matrix.
-        case matrix(toLinear: [Int32], coefficients: [Int])
+        /// Per channel and encoded value, that channel's share of the linear sRGB result: the
+        /// channel's linear light (Q15) times the matrix column (Q12), as one SIMD value (3 × 256).
+        case matrix([SIMD4<Int32>])
     }
 
     private let kernel: Kernel
@@ -44,7 +45,8 @@ public struct SRGBConversion: Sendable {
             curves = channelCurves
             let source = [red.x, green.x, blue.x, red.y, green.y, blue.y, red.z, green.z, blue.z]
             let toSRGB = Self.fromD50ToLinearSRGB.times(Matrix3(source)).m
-            guard toSRGB.allSatisfy({ $0.isFinite && abs($0) < 64 }) else { return nil }
+            // Wider than any real working space (ProPhoto reaches ~2): not a usable profile.
+            guard toSRGB.allSatisfy({ $0.isFinite && abs($0) < 4 }) else { return nil }
             matrix = toSRGB
         }
         let toLinear = curves.flatMap { curve in
@@ -56,60 +58,59 @@ public struct SRGBConversion: Sendable {
             guard tables.enumerated().contains(where: { abs(Int($1) - $0 % 256) > 1 }) else { return nil }
             kernel = .tables(tables)
         } else {
-            kernel = .matrix(toLinear: toLinear, coefficients: matrix.map { Int(($0 * 16384).rounded()) })
+            let q12 = matrix.map { Int32(($0 * 4096).rounded()) }
+            kernel = .matrix((0..<768).map { entry in
+                let channel = entry / 256, linear = toLinear[entry]
+                return SIMD4(q12[channel], q12[3 + channel], q12[6 + channel], 0) &* linear
+            })
         }
     }
 
     // MARK: - Applying
 
-    /// `image`'s pixels in sRGB (same size, alpha and ``Image/shrunkFrom``).
-    public func apply(to image: Image) -> Image {
-        var converted = Image(width: image.width, height: image.height, hasAlpha: image.hasAlpha) { out in
-            image.pixels.withUnsafeBufferPointer { source in
-                switch kernel {
-                case .tables(let tables):
-                    tables.withUnsafeBufferPointer { Self.map(source, into: out, tables: $0) }
-                case .matrix(let toLinear, let coefficients):
-                    toLinear.withUnsafeBufferPointer { Self.transform(source, into: out, toLinear: $0, m: coefficients) }
-                }
+    /// `image`'s pixels in sRGB (same size, alpha and ``Image/shrunkFrom``). The buffer is
+    /// rewritten in place when the caller hands over its only reference (a decoder's fresh
+    /// image), so no second buffer is allocated or faulted in.
+    public func apply(to image: consuming Image) -> Image {
+        var converted = image
+        converted.pixels.withUnsafeMutableBufferPointer { pixels in
+            switch kernel {
+            case .tables(let tables):
+                tables.withUnsafeBufferPointer { Self.map(pixels, tables: $0) }
+            case .matrix(let shares):
+                shares.withUnsafeBufferPointer { Self.transform(pixels, shares: $0) }
             }
         }
-        converted.shrunkFrom = image.shrunkFrom
         return converted
     }
 
-    private static func map(
-        _ source: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>,
-        tables: UnsafeBufferPointer<UInt8>
-    ) {
+    private static func map(_ pixels: UnsafeMutableBufferPointer<UInt8>, tables: UnsafeBufferPointer<UInt8>) {
         var i = 0
-        while i < source.count {
-            out[i] = tables[Int(source[i])]
-            out[i + 1] = tables[256 + Int(source[i + 1])]
-            out[i + 2] = tables[512 + Int(source[i + 2])]
-            out[i + 3] = source[i + 3]
+        while i < pixels.count {
+            pixels[i] = tables[Int(pixels[i])]
+            pixels[i + 1] = tables[256 + Int(pixels[i + 1])]
+            pixels[i + 2] = tables[512 + Int(pixels[i + 2])]
             i += 4
         }
     }
 
+    /// Sums each channel's precomputed share (no multiplications per pixel), then looks the
+    /// three linear results up in the sRGB table. Coefficients below 4 in magnitude keep every
+    /// Q27 sum inside Int32.
     private static func transform(
-        _ source: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>,
-        toLinear: UnsafeBufferPointer<Int32>, m: [Int]
+        _ pixels: UnsafeMutableBufferPointer<UInt8>, shares: UnsafeBufferPointer<SIMD4<Int32>>
     ) {
-        let (m0, m1, m2, m3, m4, m5, m6, m7, m8) = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8])
+        let rounding = SIMD4<Int32>(repeating: 1 << 12)  // half a step of the Q14 table index
+        let zero = SIMD4<Int32>(repeating: 0), top = SIMD4<Int32>(repeating: 16384)
         encode.withUnsafeBufferPointer { encode in
-            @inline(__always) func back(_ q29: Int) -> UInt8 {
-                encode[min(max((q29 + 8192) >> 14, 0), 32768) >> 1]
-            }
             var i = 0
-            while i < source.count {
-                let r = Int(toLinear[Int(source[i])])
-                let g = Int(toLinear[256 + Int(source[i + 1])])
-                let b = Int(toLinear[512 + Int(source[i + 2])])
-                out[i] = back(m0 * r + m1 * g + m2 * b)
-                out[i + 1] = back(m3 * r + m4 * g + m5 * b)
-                out[i + 2] = back(m6 * r + m7 * g + m8 * b)
-                out[i + 3] = source[i + 3]
+            while i < pixels.count {
+                let sum = shares[Int(pixels[i])] &+ shares[256 + Int(pixels[i + 1])]
+                    &+ shares[512 + Int(pixels[i + 2])]
+                let index = ((sum &+ rounding) &>> 13).clamped(lowerBound: zero, upperBound: top)
+                pixels[i] = encode[Int(index[0])]
+                pixels[i + 1] = encode[Int(index[1])]
+                pixels[i + 2] = encode[Int(index[2])]
                 i += 4
             }
         }

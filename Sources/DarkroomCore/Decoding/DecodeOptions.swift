@@ -56,15 +56,16 @@ extension DecodeOptions {
     }
 
     /// `stored` converted to sRGB from the embedded profile `iccProfile` (see
-    /// ``SRGBConversion``); unchanged when there is none, it cannot be applied or is sRGB
+    /// ``SRGBConversion``), in place when the caller hands over its only reference; unchanged
+    /// when there is none, it cannot be applied or is sRGB
     /// already, or ``colorProfiles`` is ``ColorProfileHandling/ignore``.
-    public func convertToSRGB(_ stored: Image, iccProfile: [UInt8]?) -> Image {
+    public func convertToSRGB(_ stored: consuming Image, iccProfile: [UInt8]?) -> Image {
         convertToSRGB(stored, profile: iccProfile.flatMap(ICCProfile.init(bytes:)))
     }
 
     /// `stored` converted to sRGB from `profile` (a parsed ICC profile, or one built from
     /// ``CICPColor`` code points); unchanged as above.
-    public func convertToSRGB(_ stored: Image, profile: ICCProfile?) -> Image {
+    public func convertToSRGB(_ stored: consuming Image, profile: ICCProfile?) -> Image {
         guard colorProfiles == .convertToSRGB, let profile, let conversion = SRGBConversion(from: profile) else {
             return stored
         }

@@ -19,8 +19,9 @@ public struct Image: Sendable, Equatable {
 
     public let width: Int
     public let height: Int
-    /// `width * height * 4` bytes, RGBA, straight alpha.
-    public let pixels: [UInt8]
+    /// `width * height * 4` bytes, RGBA, straight alpha. (Settable inside DarkroomCore only, so
+    /// that a conversion can rewrite a buffer it owns in place, e.g. ``SRGBConversion``.)
+    public internal(set) var pixels: [UInt8]
     /// `false` when every pixel is known to be opaque (e.g. decoded from JPEG);
     /// `true` when some pixel may be translucent. Encoders use it to skip the alpha channel.
     public let hasAlpha: Bool
