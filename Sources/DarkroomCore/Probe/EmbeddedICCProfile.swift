@@ -32,27 +32,18 @@ public enum EmbeddedICCProfile {
     private static func jpeg(_ r: ByteReader) -> [UInt8]? {
         var chunks: [Int: [UInt8]] = [:]
         var expected = 0
-        var offset = 2
-        while let ff = r.u8(offset), ff == 0xFF {
-            var marker = 0xFF
-            while marker == 0xFF {
-                offset += 1
-                guard let next = r.u8(offset) else { return nil }
-                marker = next
-            }
-            offset += 1
-            if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { continue }
-            if marker == 0xD9 || marker == 0xDA { break }
-            guard let length = r.u16be(offset), length >= 2 else { return nil }
+        // A file whose markers cannot be walked fails its probe and decode anyway.
+        try? JPEGHeaderParser.walkSegments(r) { segment in
+            let offset = segment.offset, length = segment.length
             // "ICC_PROFILE\0", then this chunk's 1-based sequence number and the chunk count.
-            if marker == 0xE2, length >= 16, r.starts(with: "ICC_PROFILE\0", at: offset + 2),
+            if segment.marker == 0xE2, length >= 16, r.starts(with: "ICC_PROFILE\0", at: offset + 2),
                 let sequence = r.u8(offset + 14), let count = r.u8(offset + 15),
                 let payload = r.slice(offset + 16, length - 16)
             {
                 expected = max(expected, count)
                 chunks[sequence] = Array(payload)
             }
-            offset += length
+            return true
         }
         guard expected > 0, chunks.count == expected else { return nil }
         var profile = [UInt8]()
@@ -107,24 +98,9 @@ public enum EmbeddedICCProfile {
 
     /// The `colr` boxes associated with the primary item (all of them without an `ipma`).
     private static func primaryColourBoxes(_ r: ByteReader) -> [ISOBMFFHeaderParser.Box] {
-        typealias Parser = ISOBMFFHeaderParser
-        guard let meta = Parser.findBox("meta", in: r, from: 0, to: r.count),
-            let iprp = Parser.findBox("iprp", in: r, from: meta.start + 4, to: meta.end),
-            let ipco = Parser.findBox("ipco", in: r, from: iprp.start, to: iprp.end)
+        guard let meta = ISOBMFFHeaderParser.findBox("meta", in: r, from: 0, to: r.count),
+            let properties = ISOBMFFHeaderParser.itemProperties(r, meta: meta)
         else { return [] }
-        var properties: [Parser.Box] = []
-        var offset = ipco.start
-        while let box = Parser.nextBox(in: r, at: offset, limit: ipco.end) {
-            properties.append(box)
-            offset = box.end
-        }
-        var candidates = properties
-        if let primary = Parser.primaryItem(r, meta: meta),
-            let ipma = Parser.findBox("ipma", in: r, from: iprp.start, to: iprp.end)
-        {
-            candidates = Parser.associations(of: primary, ipma: ipma, in: r)
-                .filter { $0 >= 1 && $0 <= properties.count }.map { properties[$0 - 1] }
-        }
-        return candidates.filter { $0.type == "colr" }
+        return (properties.primary ?? properties.all).filter { $0.type == "colr" }
     }
 }

@@ -15,18 +15,8 @@ enum ISOBMFFHeaderParser {
         guard let meta = findBox("meta", in: r, from: 0, to: r.count) else {
             throw DarkroomError.truncated(format, detail: "no 'meta' box with the image properties")
         }
-        // 'meta' is a full box: 4 bytes of version and flags before its children.
-        guard let iprp = findBox("iprp", in: r, from: meta.start + 4, to: meta.end),
-            let ipco = findBox("ipco", in: r, from: iprp.start, to: iprp.end)
-        else {
+        guard let properties = itemProperties(r, meta: meta) else {
             throw DarkroomError.truncated(format, detail: "no 'iprp/ipco' item properties")
-        }
-        // Property boxes in ipco order; ipma indexes them from 1.
-        var properties: [Box] = []
-        var offset = ipco.start
-        while let box = nextBox(in: r, at: offset, limit: ipco.end) {
-            properties.append(box)
-            offset = box.end
         }
         func extent(_ box: Box) -> (Int, Int)? {
             guard box.type == "ispe", let w = r.u32be(box.start + 4), let h = r.u32be(box.start + 8) else { return nil }
@@ -34,17 +24,15 @@ enum ISOBMFFHeaderParser {
         }
         var size: (Int, Int)?
         var orientation = Orientation.up
-        if let primary = primaryItem(r, meta: meta), let ipma = findBox("ipma", in: r, from: iprp.start, to: iprp.end) {
-            let associated = associations(of: primary, ipma: ipma, in: r)
-                .filter { $0 >= 1 && $0 <= properties.count }.map { properties[$0 - 1] }
+        if let associated = properties.primary {
             size = associated.lazy.compactMap(extent).first
             orientation = Self.orientation(of: associated, in: r)
         }
         if size == nil {
             // No item association to follow: the largest extent is the primary image in practice.
-            size = properties.compactMap(extent).max { $0.0 * $0.1 < $1.0 * $1.1 }
+            size = properties.all.compactMap(extent).max { $0.0 * $0.1 < $1.0 * $1.1 }
         }
-        let hasAlpha = properties.contains { box in
+        let hasAlpha = properties.all.contains { box in
             box.type == "auxC"
                 && String(decoding: r.slice(box.start + 4, box.end - box.start - 4) ?? UnsafeRawBufferPointer(start: nil, count: 0), as: UTF8.self).contains("alpha")
         }
@@ -52,6 +40,30 @@ enum ISOBMFFHeaderParser {
             throw DarkroomError.corrupt(format, detail: "no 'ispe' box gives the image size")
         }
         return ImageHeader(format: format, width: width, height: height, orientation: orientation, hasAlpha: hasAlpha)
+    }
+
+    // MARK: - Item properties
+
+    /// The `ipco` property boxes in order (`ipma` indexes them from 1), and those associated
+    /// with the primary item (`pitm` + `ipma`; `nil` when either is missing). `nil` without
+    /// `iprp/ipco`.
+    static func itemProperties(_ r: ByteReader, meta: Box) -> (all: [Box], primary: [Box]?)? {
+        // 'meta' is a full box: 4 bytes of version and flags before its children.
+        guard let iprp = findBox("iprp", in: r, from: meta.start + 4, to: meta.end),
+            let ipco = findBox("ipco", in: r, from: iprp.start, to: iprp.end)
+        else { return nil }
+        var all: [Box] = []
+        var offset = ipco.start
+        while let box = nextBox(in: r, at: offset, limit: ipco.end) {
+            all.append(box)
+            offset = box.end
+        }
+        guard let primary = primaryItem(r, meta: meta),
+            let ipma = findBox("ipma", in: r, from: iprp.start, to: iprp.end)
+        else { return (all, nil) }
+        let associated = associations(of: primary, ipma: ipma, in: r)
+            .filter { $0 >= 1 && $0 <= all.count }.map { all[$0 - 1] }
+        return (all, associated)
     }
 
     // MARK: - Rotation and mirroring

@@ -3,8 +3,50 @@
 /// Walks JPEG markers up to the first start-of-frame, collecting the EXIF orientation.
 enum JPEGHeaderParser {
     static func parse(_ r: ByteReader) throws -> ImageHeader {
-        var offset = 2
         var orientation = Orientation.up
+        var header: ImageHeader?
+        try walkSegments(r) { segment in
+            let (marker, offset, length) = (segment.marker, segment.offset, segment.length)
+            if isStartOfFrame(marker) {
+                guard let height = r.u16be(offset + 3), let width = r.u16be(offset + 5) else {
+                    throw truncated("in the frame header")
+                }
+                let progressive = [0xC2, 0xC6, 0xCA, 0xCE].contains(marker)
+                header = ImageHeader(
+                    format: .jpeg, width: width, height: height, orientation: orientation,
+                    hasAlpha: false, isProgressive: progressive,
+                    codedSamplesPerPixel: codedSamplesPerPixel(r, frameHeaderAt: offset, length: length))
+                return false
+            }
+            if marker == 0xE1, orientation == .up, let payload = r.slice(offset + 2, length - 2),
+                ByteReader(payload).starts(with: "Exif\0\0", at: 0) {
+                orientation = TIFFStructure.orientation(inExif: payload)
+            }
+            return true
+        }
+        guard let header else {
+            throw DarkroomError.corrupt(.jpeg, detail: "no frame header (SOF) before the image data")
+        }
+        return header
+    }
+
+    // MARK: - Segments
+
+    /// A marker segment: its marker (the byte after 0xFF), the offset of its two-byte length,
+    /// and that length (which counts itself).
+    struct Segment {
+        var marker: Int
+        var offset: Int
+        var length: Int
+    }
+
+    /// Calls `visit` with each marker segment after SOI, in file order, until it returns `false`
+    /// or the image data (SOS) or EOI is reached. Fill bytes and markers without a length are
+    /// skipped. Shared by the header parser and ``EmbeddedICCProfile``.
+    /// - Throws: ``DarkroomError`` when a marker is expected and another byte is found, or the
+    ///   data ends inside a marker or a length.
+    static func walkSegments(_ r: ByteReader, _ visit: (Segment) throws -> Bool) throws {
+        var offset = 2
         while true {
             // Skip fill bytes; every marker starts with 0xFF.
             guard let ff = r.u8(offset) else { throw truncated("before the frame header (SOF)") }
@@ -20,25 +62,12 @@ enum JPEGHeaderParser {
             offset += 1
             // Markers without a length.
             if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { continue }
-            if marker == 0xD9 || marker == 0xDA {
-                throw DarkroomError.corrupt(.jpeg, detail: "no frame header (SOF) before the image data")
-            }
+            if marker == 0xD9 || marker == 0xDA { return }
             guard let length = r.u16be(offset) else { throw truncated("in a segment length") }
-            guard length >= 2 else { throw DarkroomError.corrupt(.jpeg, detail: "segment length \(length) at byte \(offset)") }
-            if isStartOfFrame(marker) {
-                guard let height = r.u16be(offset + 3), let width = r.u16be(offset + 5) else {
-                    throw truncated("in the frame header")
-                }
-                let progressive = [0xC2, 0xC6, 0xCA, 0xCE].contains(marker)
-                return ImageHeader(
-                    format: .jpeg, width: width, height: height, orientation: orientation,
-                    hasAlpha: false, isProgressive: progressive,
-                    codedSamplesPerPixel: codedSamplesPerPixel(r, frameHeaderAt: offset, length: length))
+            guard length >= 2 else {
+                throw DarkroomError.corrupt(.jpeg, detail: "segment length \(length) at byte \(offset)")
             }
-            if marker == 0xE1, orientation == .up, let payload = r.slice(offset + 2, length - 2),
-                ByteReader(payload).starts(with: "Exif\0\0", at: 0) {
-                orientation = TIFFStructure.orientation(inExif: payload)
-            }
+            guard try visit(Segment(marker: marker, offset: offset, length: length)) else { return }
             offset += length
         }
     }
