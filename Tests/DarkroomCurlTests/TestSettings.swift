@@ -6,14 +6,16 @@ import Foundation
 // MARK: - Settings for loopback tests
 
 extension HTTPSourceSettings {
-    /// The defaults, with the loopback server reachable, short retry delays, and a long
-    /// low-speed time: a response the server holds sends nothing until released, which under a
-    /// full parallel test run can outlast the default 10 s (the low-speed tests set their own).
+    /// The defaults, with the loopback server reachable, short retry delays, and long low-speed
+    /// and whole-transfer times: a response the server holds sends nothing until released, which
+    /// under a full parallel test run can outlast the default 10 s and 30 s (the timeout tests
+    /// set their own).
     static var loopback: HTTPSourceSettings {
         var settings = HTTPSourceSettings()
         settings.allowPrivateNetworks = true
         settings.retry.baseDelay = 0.05
         settings.lowSpeedTime = 600
+        settings.totalTimeout = 600
         return settings
     }
 

@@ -25,8 +25,10 @@ struct HTTPPipelineFixture {
         // Long Retry-After waits are honoured, so a test can make one outlast any scheduling delay.
         settings.retry.maxRetryAfter = 120
         // Held responses send nothing until released; under a full parallel test run that can
-        // outlast the default 10 s low-speed limit, which would abort them mid-test.
+        // outlast the default 10 s low-speed limit and 30 s whole-transfer limit (a CI run saw
+        // the latter abort held transfers), which would end them mid-test.
         settings.lowSpeedTime = 600
+        settings.totalTimeout = 600
         return HTTPPipelineFixture(server: server, source: HTTPSource(settings: settings))
     }
 
