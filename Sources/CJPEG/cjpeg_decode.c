@@ -29,6 +29,7 @@ struct cjpeg_decoder {
     decoder_state state;
     cjpeg_color_model color_model;
     int early_stop;
+    int keeps_cmyk;
 };
 
 static void check_scan_count(j_common_ptr cinfo) {
@@ -171,6 +172,16 @@ static void cmyk_row_to_rgba(uint8_t *row, uint32_t width, int inverted) {
     }
 }
 
+/// Turns a row of CMYK as libjpeg returns it into ink amounts (255 = full ink) in place.
+static void cmyk_row_to_ink(uint8_t *row, uint32_t width, int inverted) {
+    if (!inverted) return;
+    for (size_t i = 0; i < (size_t)width * 4; i++) row[i] = (uint8_t)(255 - row[i]);
+}
+
+void cjpeg_decoder_keep_cmyk(cjpeg_decoder *decoder, int keeps) {
+    decoder->keeps_cmyk = keeps;
+}
+
 // MARK: - Reading pixels
 
 static void read_all_scanlines(cjpeg_decoder *decoder, uint8_t *pixels, size_t stride) {
@@ -185,7 +196,9 @@ static void read_all_scanlines(cjpeg_decoder *decoder, uint8_t *pixels, size_t s
         for (JDIMENSION i = 0; i < count; i++) rows[i] = pixels + (size_t)(first + i) * stride;
         JDIMENSION read = jpeg_read_scanlines(cinfo, rows, count);
         if (read == 0) cjpeg_fail((j_common_ptr)cinfo, CJPEG_TRUNCATED, "Premature end of JPEG file");
-        if (cmyk) {
+        if (cmyk && decoder->keeps_cmyk) {
+            for (JDIMENSION i = 0; i < read; i++) cmyk_row_to_ink(rows[i], cinfo->output_width, inverted);
+        } else if (cmyk) {
             for (JDIMENSION i = 0; i < read; i++) cmyk_row_to_rgba(rows[i], cinfo->output_width, inverted);
         }
     }

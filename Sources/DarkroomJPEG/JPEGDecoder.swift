@@ -8,13 +8,14 @@ import DarkroomCore
 /// which is several times faster than decoding full size and resizing.
 ///
 /// - Pixels are written by libjpeg-turbo straight into the ``Image`` buffer as RGBA.
-/// - Greyscale becomes RGB; CMYK/YCCK (Adobe-inverted when the file has an Adobe marker)
-///   is converted to RGB without colour management.
+/// - Greyscale becomes RGB. CMYK/YCCK (Adobe-inverted when the file has an Adobe marker) is
+///   converted through its embedded CMYK profile (perceptual, as sharp does); without one,
+///   or with `.ignore`, by the plain formula R = (1 − C)(1 − K).
 /// - Truncated or corrupt data throws (libjpeg's "corrupt data" warnings count as errors);
 ///   extraneous bytes between markers are tolerated because the pixels are intact.
 /// - Progressive files with more than 500 scans are refused (a known CPU-exhaustion trick).
 /// - An embedded ICC profile (`APP2`) is converted to sRGB unless `options.colorProfiles` is
-///   `.ignore` (RGB and grey profiles; a CMYK file's profile is not applied).
+///   `.ignore`.
 /// - EXIF orientation is applied unless `options.appliesOrientation` is `false`.
 ///
 /// ```swift
@@ -38,18 +39,22 @@ public struct JPEGDecoder: ImageDecoder {
 
     public func decode(_ bytes: [UInt8], header: ImageHeader, options: DecodeOptions) throws -> Image {
         try options.checkLimits(byteCount: bytes.count, header: header)
+        let embedded = options.colorProfiles == .ignore ? nil : EmbeddedICCProfile.bytes(in: bytes, format: .jpeg)
+        let profile = embedded.flatMap(ICCProfile.init(bytes:))
+        let cmykConversion = profile?.channelCount == 4 ? profile.flatMap(SRGBConversion.init(from:)) : nil
         let stored = try bytes.withUnsafeBufferPointer { buffer in
-            try decodeStored(buffer, orientation: header.orientation, options: options)
+            try decodeStored(buffer, orientation: header.orientation, options: options, cmyk: cmykConversion)
         }
-        let profile = options.colorProfiles == .ignore ? nil : EmbeddedICCProfile.bytes(in: bytes, format: .jpeg)
-        return options.orient(options.convertToSRGB(stored, iccProfile: profile), header: header)
+        return options.orient(options.convertToSRGB(stored, profile: profile), header: header)
     }
 
     // MARK: - Decoding
 
-    /// Decodes the stored (not yet oriented) pixels at the chosen scale.
+    /// Decodes the stored (not yet oriented) pixels at the chosen scale. A CMYK image is
+    /// converted by `cmyk` (its embedded profile's conversion) when there is one.
     private func decodeStored(
-        _ buffer: UnsafeBufferPointer<UInt8>, orientation: Orientation, options: DecodeOptions
+        _ buffer: UnsafeBufferPointer<UInt8>, orientation: Orientation, options: DecodeOptions,
+        cmyk: SRGBConversion?
     ) throws -> Image {
         guard let base = buffer.baseAddress, let decoder = cjpeg_decoder_create(base, buffer.count) else {
             throw DarkroomError.decodeFailed(.jpeg, detail: "out of memory creating the decoder")
@@ -73,10 +78,13 @@ public struct JPEGDecoder: ImageDecoder {
             throw DarkroomError.invalidDimensions(.jpeg, width: Int(width), height: Int(height))
         }
         let bytesPerRow = Int(width) * Image.bytesPerPixel
-        let image = try Image(width: Int(width), height: Int(height), hasAlpha: false) { pixels in
+        let inks = cmyk != nil && info.color_model == CJPEG_COLOR_CMYK
+        cjpeg_decoder_keep_cmyk(decoder, inks ? 1 : 0)
+        var image = try Image(width: Int(width), height: Int(height), hasAlpha: false) { pixels in
             try LibJPEGStatus.check(
                 cjpeg_decoder_read_rgba(decoder, pixels.baseAddress, bytesPerRow, pixels.count), decoder)
         }
+        if inks, let cmyk { image = cmyk.apply(to: image) }
         // A scale that does not divide the frame leaves a partial last column or row: record the
         // full size, so that resizes keep its proportions (Image.shrunkFrom).
         let divides = frame.width % denominator == 0 && frame.height % denominator == 0

@@ -91,6 +91,11 @@ cjpeg_status cjpeg_decoder_set_scale(
 /// converted to RGB. On error the buffer holds partial data: discard it.
 cjpeg_status cjpeg_decoder_read_rgba(cjpeg_decoder *decoder, uint8_t *pixels, size_t stride, size_t capacity);
 
+/// With `keeps` = 1, a CMYK/YCCK image is read as ink amounts (C, M, Y, K; 255 = full ink,
+/// whether or not the file is Adobe-inverted) instead of being converted to RGBA, for a
+/// colour-managed conversion by the caller. No effect on other images.
+void cjpeg_decoder_keep_cmyk(cjpeg_decoder *decoder, int keeps);
+
 /// The message of the last error ("" when none).
 const char *cjpeg_decoder_message(const cjpeg_decoder *decoder);
 

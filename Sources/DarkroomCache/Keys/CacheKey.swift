@@ -13,7 +13,7 @@ import DarkroomCore
 ///
 /// ```swift
 /// let key = CacheKey(source: "/photos/cat.jpg", variant: "aspect-fill(…)|circle>png(compression=6)")
-/// key.string          // "v5|15:/photos/cat.jpg|aspect-fill(…)|circle>png(compression=6)"
+/// key.string          // "v6|15:/photos/cat.jpg|aspect-fill(…)|circle>png(compression=6)"
 /// key.persistentName  // 64 hex digits
 /// ```
 public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
@@ -23,12 +23,13 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     /// 3: `vignette` fades by its colour's alpha. 4: each variant decodes at its own
     /// shrink-on-load scale, not at the largest of the variants rendered with it; `aspect-fill`
     /// resamples only the region it keeps, whose pass order may round a level differently.
-    /// 5: embedded ICC profiles are converted to sRGB when decoding.)
+    /// 5: embedded ICC profiles are converted to sRGB when decoding. 6: CMYK JPEGs and
+    /// lookup-table profiles are converted through their profile.)
     ///
     /// A computed property, not a `let`: default arguments that name a constant `let` are
     /// folded into weak copies in every client object file, and an incremental build that
     /// does not recompile one of them keeps the old salt (seen with `cache purge`).
-    public static var currentSalt: Int { 5 }
+    public static var currentSalt: Int { 6 }
 
     public var source: String
     /// The variant identifier, or `""` for the original source bytes.

@@ -13,7 +13,7 @@ extension AutoPurgingImageCache {
     /// `CacheKey(source: source, variant: additional ?? "").string`.
     ///
     /// ```swift
-    /// AutoPurgingImageCache.identifier(for: "/cat.jpg", withIdentifier: "thumb")   // "v5|8:/cat.jpg|thumb"
+    /// AutoPurgingImageCache.identifier(for: "/cat.jpg", withIdentifier: "thumb")   // "v6|8:/cat.jpg|thumb"
     /// ```
     public static func identifier(for source: String, withIdentifier additional: String? = nil) -> String {
         CacheKey(source: source, variant: additional ?? "").string

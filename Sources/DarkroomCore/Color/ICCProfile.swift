@@ -2,11 +2,12 @@
 
 /// The parts of an ICC colour profile Darkroom can apply: an RGB **matrix/TRC** profile
 /// (`rXYZ`/`gXYZ`/`bXYZ` colorants + `rTRC`/`gTRC`/`bTRC` curves — sRGB, Adobe RGB, Display P3,
-/// ProPhoto, Rec. 2020 and nearly every camera and phone profile) or a **grey** profile (`kTRC`).
+/// ProPhoto, Rec. 2020 and nearly every camera and phone profile), a **grey** profile (`kTRC`),
+/// or a **lookup-table** profile's `A2B0` transform (every CMYK profile, and RGB or grey
+/// profiles without colorants or a `kTRC`; see ``ICCLookupPipeline``).
 ///
-/// Profiles built from lookup tables only (`A2B0` without colorants), CMYK and Lab profiles,
-/// and damaged profiles give `nil`: the pixels are then used as they are, as browsers do with
-/// a profile they cannot read.
+/// Lab, multi-ink and device-link profiles, and damaged profiles give `nil`: the pixels are then
+/// used as they are, as browsers do with a profile they cannot read.
 ///
 /// ```swift
 /// if let profile = ICCProfile(bytes: embedded) {
@@ -20,6 +21,8 @@ public struct ICCProfile: Sendable, Equatable {
         case rgb(red: XYZ, green: XYZ, blue: XYZ, curves: [ToneCurve])
         /// One grey channel; neutral in any RGB space.
         case gray(ToneCurve)
+        /// Device values (grey, RGB or CMYK) through the `A2B0` lookup tables (perceptual).
+        case lookup(ICCLookupPipeline)
     }
 
     /// A CIE XYZ triple (D50-adapted, as ICC colorants are).
@@ -37,6 +40,15 @@ public struct ICCProfile: Sendable, Equatable {
         self.description = description
     }
 
+    /// How many channels the profile's device values have: 1, 3 or 4 (CMYK).
+    public var channelCount: Int {
+        switch colorSpace {
+        case .rgb: 3
+        case .gray: 1
+        case .lookup(let pipeline): pipeline.inputChannels
+        }
+    }
+
     // MARK: - Parsing
 
     /// Parses an embedded profile; `nil` when it is not one Darkroom can apply (see above).
@@ -47,7 +59,7 @@ public struct ICCProfile: Sendable, Equatable {
 
     private static func parse(_ r: ByteReader) -> ICCProfile? {
         guard r.count >= 132, r.starts(with: "acsp", at: 36), let space = r.fourCC(16),
-            r.fourCC(20) == "XYZ ", let tagCount = r.u32be(128), tagCount <= (r.count - 132) / 12
+            let connection = r.fourCC(20), connection == "XYZ " || connection == "Lab ", let tagCount = r.u32be(128), tagCount <= (r.count - 132) / 12
         else { return nil }
         var tags = [String: (offset: Int, size: Int)]()
         for index in 0..<tagCount {
@@ -69,16 +81,27 @@ public struct ICCProfile: Sendable, Equatable {
             return XYZ(x, y, z)
         }
         let description = tags["desc"].flatMap { text(r, at: $0.offset, size: $0.size) }
+        func lookup(channels: Int) -> ICCProfile? {
+            guard let tag = tags["A2B0"], let pipeline = ICCLookupPipeline.parse(
+                r, at: tag.offset, size: tag.size, channels: channels, lab: connection == "Lab ")
+            else { return nil }
+            return ICCProfile(colorSpace: .lookup(pipeline), description: description)
+        }
+        // The matrix and curves when a profile has both (they are exact, and what browsers
+        // use); the lookup tables otherwise.
         switch space {
         case "RGB ":
-            guard let red = colorant("rXYZ"), let green = colorant("gXYZ"), let blue = colorant("bXYZ"),
-                let rc = curve("rTRC"), let gc = curve("gTRC"), let bc = curve("bTRC")
-            else { return nil }
+            guard connection == "XYZ ", let red = colorant("rXYZ"), let green = colorant("gXYZ"),
+                let blue = colorant("bXYZ"), let rc = curve("rTRC"), let gc = curve("gTRC"), let bc = curve("bTRC")
+            else { return lookup(channels: 3) }
             return ICCProfile(colorSpace: .rgb(red: red, green: green, blue: blue, curves: [rc, gc, bc]),
                 description: description)
         case "GRAY":
-            guard let grey = curve("kTRC") else { return nil }
+            // With a Lab connection space a grey curve gives L*, not Y: only its tables are read.
+            guard connection == "XYZ ", let grey = curve("kTRC") else { return lookup(channels: 1) }
             return ICCProfile(colorSpace: .gray(grey), description: description)
+        case "CMYK":
+            return lookup(channels: 4)
         default:
             return nil
         }

@@ -29,16 +29,36 @@ public struct SRGBConversion: Sendable {
         /// Per channel and encoded value, that channel's share of the linear sRGB result: the
         /// channel's linear light (Q15) times the matrix column (Q12), as one SIMD value (3 × 256).
         case matrix([SIMD4<Int32>])
+        /// A lookup-table profile sampled on a grid (RGB or CMYK; see ``LookupGrid``).
+        case grid(LookupGrid)
     }
 
     private let kernel: Kernel
 
     /// The conversion for `profile`, or `nil` when it would leave every pixel within one level
     /// of where it is (the profile is sRGB, or near enough).
+    ///
+    /// A CMYK profile's conversion reads each pixel's four bytes as ink amounts (C, M, Y, K;
+    /// 255 = full ink), as ``ImageDecoder``s hand them over, and writes opaque RGBA.
     public init?(from profile: ICCProfile) {
         let curves: [ToneCurve]
         var matrix = Self.identity
         switch profile.colorSpace {
+        case .lookup(let pipeline) where pipeline.inputChannels == 1:
+            // A grey image has R = G = B: one table per output channel is the whole transform.
+            let tables = (0..<3).flatMap { channel in
+                (0..<256).map { value in
+                    guard value < 255 else { return UInt8(255) }  // white stays white, as in LookupGrid
+                    let encoded = LookupGrid.encodedSRGB(pipeline.connectionSpaceXYZ([Double(value) / 255]))
+                    return UInt8((Int(encoded[channel]) * 65281 + 8_388_608) >> 24)
+                }
+            }
+            guard tables.enumerated().contains(where: { abs(Int($1) - $0 % 256) > 1 }) else { return nil }
+            kernel = .tables(tables)
+            return
+        case .lookup(let pipeline):
+            kernel = .grid(LookupGrid(pipeline))
+            return
         case .gray(let curve):
             curves = [curve, curve, curve]
         case .rgb(let red, let green, let blue, let channelCurves):
@@ -79,6 +99,8 @@ public struct SRGBConversion: Sendable {
                 tables.withUnsafeBufferPointer { Self.map(pixels, tables: $0) }
             case .matrix(let shares):
                 shares.withUnsafeBufferPointer { Self.transform(pixels, shares: $0) }
+            case .grid(let grid):
+                grid.apply(to: pixels)
             }
         }
         return converted
@@ -129,7 +151,7 @@ public struct SRGBConversion: Sendable {
 
     /// D50 XYZ → linear sRGB: the inverse of the colorants the sRGB IEC 61966-2.1 profile writes
     /// (Bradford-adapted to D50).
-    private static let fromD50ToLinearSRGB = Matrix3([
+    static let fromD50ToLinearSRGB = Matrix3([
         0.436066, 0.385147, 0.143066,
         0.222488, 0.716873, 0.060608,
         0.013916, 0.097076, 0.714096,

@@ -64,9 +64,12 @@ extension DecodeOptions {
     }
 
     /// `stored` converted to sRGB from `profile` (a parsed ICC profile, or one built from
-    /// ``CICPColor`` code points); unchanged as above.
+    /// ``CICPColor`` code points); unchanged as above, and when the profile is a CMYK one (the
+    /// pixels are RGB: the profile does not describe them).
     public func convertToSRGB(_ stored: consuming Image, profile: ICCProfile?) -> Image {
-        guard colorProfiles == .convertToSRGB, let profile, let conversion = SRGBConversion(from: profile) else {
+        guard colorProfiles == .convertToSRGB, let profile, profile.channelCount != 4,
+            let conversion = SRGBConversion(from: profile)
+        else {
             return stored
         }
         return conversion.apply(to: stored)

@@ -1,0 +1,144 @@
+#if canImport(Glibc)
+import Glibc  // pow (no Foundation in the core)
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// MARK: - LookupGrid
+
+/// A lookup-table profile's whole transform to sRGB, sampled once on an even grid over the
+/// device values (33³ nodes for RGB, 17⁴ for CMYK, as littleCMS does for 8-bit pixels) and
+/// interpolated per pixel in fixed point: tetrahedrally for three channels, and for CMYK as
+/// two tetrahedral lookups blended on the first channel.
+///
+/// Each node holds the encoded sRGB result in 16 bits (out-of-gamut colours clipped), so a
+/// pixel costs a few table reads and integer multiply-adds whatever the profile's stages.
+/// The device white's node is pure white (littleCMS's white-on-white fix-up).
+struct LookupGrid: Sendable {
+    /// 3 (RGB → RGB, alpha kept) or 4 (CMYK ink amounts → opaque RGB).
+    let channels: Int
+    let points: Int
+    /// Node results, R G B and an unused lane, each 0…65535; the first channel varies slowest.
+    private let nodes: [SIMD4<Int32>]
+    /// Per 8-bit input value: the lower node's index along an axis, and the fraction past it (Q12).
+    private let cells: [(index: Int, fraction: Int32)]
+
+    init(_ pipeline: ICCLookupPipeline) {
+        let channels = pipeline.inputChannels, points = channels == 4 ? 17 : 33
+        (self.channels, self.points) = (channels, points)
+        let count = (0..<channels).reduce(1) { product, _ in product * points }
+        var nodes = [SIMD4<Int32>]()
+        nodes.reserveCapacity(count)
+        var device = [Double](repeating: 0, count: channels)
+        for node in 0..<count {
+            var rest = node
+            for axis in (0..<channels).reversed() {
+                device[axis] = Double(rest % points) / Double(points - 1)
+                rest /= points
+            }
+            nodes.append(Self.encodedSRGB(pipeline.connectionSpaceXYZ(device)))
+        }
+        // Device white (no ink; full RGB) becomes sRGB white exactly, as littleCMS fixes it up:
+        // paper is white on screen, whatever tint the profile gives it.
+        nodes[channels == 4 ? 0 : count - 1] = SIMD4(65535, 65535, 65535, 0)
+        self.nodes = nodes
+        let last = points - 1
+        cells = (0..<256).map { value in
+            let position = value * last * 4096 / 255  // Q12
+            let index = min(position >> 12, last - 1)
+            return (index, Int32(position - index * 4096))
+        }
+    }
+
+    /// D50 XYZ → 16-bit encoded sRGB (relative colorimetric, clipped).
+    static func encodedSRGB(_ xyz: (x: Double, y: Double, z: Double)) -> SIMD4<Int32> {
+        let linear = SRGBConversion.fromD50ToLinearSRGB.applied(to: [xyz.x, xyz.y, xyz.z])
+        var result = SIMD4<Int32>(repeating: 0)
+        for channel in 0..<3 {
+            let l = linear[channel].isFinite ? min(max(linear[channel], 0), 1) : 0
+            let encoded = l <= 0.0031308 ? 12.92 * l : 1.055 * pow(l, 1 / 2.4) - 0.055
+            result[channel] = Int32((encoded * 65535).rounded())
+        }
+        return result
+    }
+
+    // MARK: - Applying
+
+    /// Converts every pixel of `pixels` (4 bytes each) in place.
+    func apply(to pixels: UnsafeMutableBufferPointer<UInt8>) {
+        nodes.withUnsafeBufferPointer { nodes in
+            cells.withUnsafeBufferPointer { cells in
+                var i = 0
+                if channels == 3 {
+                    while i < pixels.count {
+                        let value = Self.tetrahedral(
+                            nodes, base: 0, points: points, cells[Int(pixels[i])], cells[Int(pixels[i + 1])],
+                            cells[Int(pixels[i + 2])])
+                        Self.store(value, into: pixels, at: i)
+                        i += 4
+                    }
+                } else {
+                    let slab = points * points * points
+                    while i < pixels.count {
+                        let first = cells[Int(pixels[i])]
+                        let y = cells[Int(pixels[i + 1])], z = cells[Int(pixels[i + 2])], w = cells[Int(pixels[i + 3])]
+                        let base = first.index * slab
+                        var value = Self.tetrahedral(nodes, base: base, points: points, y, z, w)
+                        if first.fraction > 0 {
+                            let upper = Self.tetrahedral(nodes, base: base + slab, points: points, y, z, w)
+                            value = value &+ (((upper &- value) &* first.fraction &+ 2048) &>> 12)
+                        }
+                        Self.store(value, into: pixels, at: i)
+                        pixels[i + 3] = 255
+                        i += 4
+                    }
+                }
+            }
+        }
+    }
+
+    /// 16-bit results → 8 bits, rounded (littleCMS's `FROM_16_TO_8`).
+    private static func store(_ value: SIMD4<Int32>, into pixels: UnsafeMutableBufferPointer<UInt8>, at i: Int) {
+        for channel in 0..<3 {
+            let v = Int(min(max(value[channel], 0), 65535))
+            pixels[i + channel] = UInt8((v * 65281 + 8_388_608) >> 24)
+        }
+    }
+
+    /// The 16-bit result inside the 3-D block at `base`: one of the six tetrahedra of the cell,
+    /// picked by the order of the three fractions.
+    private static func tetrahedral(
+        _ nodes: UnsafeBufferPointer<SIMD4<Int32>>, base: Int, points: Int,
+        _ x: (index: Int, fraction: Int32), _ y: (index: Int, fraction: Int32), _ z: (index: Int, fraction: Int32)
+    ) -> SIMD4<Int32> {
+        let sx = points * points, sy = points
+        let o = base + x.index * sx + y.index * sy + z.index
+        let rx = x.fraction, ry = y.fraction, rz = z.fraction
+        let c000 = nodes[o], c111 = nodes[o + sx + sy + 1]
+        let sum: SIMD4<Int32>
+        if rx >= ry {
+            if ry >= rz {
+                let c100 = nodes[o + sx], c110 = nodes[o + sx + sy]
+                sum = (c100 &- c000) &* rx &+ (c110 &- c100) &* ry &+ (c111 &- c110) &* rz
+            } else if rx >= rz {
+                let c100 = nodes[o + sx], c101 = nodes[o + sx + 1]
+                sum = (c100 &- c000) &* rx &+ (c101 &- c100) &* rz &+ (c111 &- c101) &* ry
+            } else {
+                let c001 = nodes[o + 1], c101 = nodes[o + sx + 1]
+                sum = (c001 &- c000) &* rz &+ (c101 &- c001) &* rx &+ (c111 &- c101) &* ry
+            }
+        } else if rx >= rz {
+            let c010 = nodes[o + sy], c110 = nodes[o + sx + sy]
+            sum = (c010 &- c000) &* ry &+ (c110 &- c010) &* rx &+ (c111 &- c110) &* rz
+        } else if ry >= rz {
+            let c010 = nodes[o + sy], c011 = nodes[o + sy + 1]
+            sum = (c010 &- c000) &* ry &+ (c011 &- c010) &* rz &+ (c111 &- c011) &* rx
+        } else {
+            let c001 = nodes[o + 1], c011 = nodes[o + sy + 1]
+            sum = (c001 &- c000) &* rz &+ (c011 &- c001) &* ry &+ (c111 &- c011) &* rx
+        }
+        return c000 &+ ((sum &+ 2048) &>> 12)
+    }
+}
