@@ -53,7 +53,7 @@ extension ICCLookupPipeline {
         }
         let gridPoints = Array(repeating: points, count: inputs)
         guard let nodes = nodeCount(gridPoints), let raw = samples(nodes * 3) else { return nil }
-        let table = ColorTable(gridPoints: gridPoints, values: raw.map { Double($0) / 65535 })
+        let table = ColorTable(gridPoints: gridPoints, values: raw)
         var bCurves = [ToneCurve]()
         for _ in 0..<3 {
             guard let curve = samples(outEntries) else { return nil }
@@ -135,9 +135,9 @@ extension ICCLookupPipeline {
         guard let precision = r.u8(offset + 16), precision == 1 || precision == 2,
             let nodes = nodeCount(gridPoints), offset + 20 + nodes * 3 * precision <= r.count
         else { return nil }
-        let start = offset + 20, scale = precision == 2 ? 65535.0 : 255.0
+        let start = offset + 20
         let values = (0..<nodes * 3).map { index in
-            Double(precision == 2 ? r.u16be(start + 2 * index)! : r.u8(start + index)!) / scale
+            precision == 2 ? UInt16(r.u16be(start + 2 * index)!) : UInt16(r.u8(start + index)!) * 257
         }
         return ColorTable(gridPoints: gridPoints, values: values)
     }

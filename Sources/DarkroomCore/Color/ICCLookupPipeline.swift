@@ -32,10 +32,11 @@ public struct ICCLookupPipeline: Sendable, Equatable {
     }
 
     /// A colour lookup table: `gridPoints[d]` nodes along input `d` (the first input varies
-    /// slowest), three outputs per node in 0…1.
+    /// slowest), three outputs per node, 0…65535 for 0…1 (8-bit tables scaled by 257). Kept
+    /// as stored, so a table takes no more memory than the profile's own bytes.
     struct ColorTable: Sendable, Equatable {
         var gridPoints: [Int]
-        var values: [Double]
+        var values: [UInt16]
     }
 
     /// How many device channels the transform reads: 1 (grey), 3 (RGB) or 4 (CMYK).
@@ -91,7 +92,7 @@ public struct ICCLookupPipeline: Sendable, Equatable {
         switch g.count {
         case 1:
             let (i, f) = cell(input[0], g[0])
-            return (0..<3).map { table.values[i * 3 + $0] * (1 - f) + table.values[(i + 1) * 3 + $0] * f }
+            return (0..<3).map { (Double(table.values[i * 3 + $0]) * (1 - f) + Double(table.values[(i + 1) * 3 + $0]) * f) / 65535 }
         case 3:
             return tetrahedral(table.values, base: 0, points: (g[0], g[1], g[2]), at: (input[0], input[1], input[2]))
         default:
@@ -113,15 +114,18 @@ public struct ICCLookupPipeline: Sendable, Equatable {
         return (index, position - Double(index))
     }
 
-    /// Tetrahedral interpolation in the 3-D block of `points` nodes starting at `base`.
+    /// Tetrahedral interpolation in the 3-D block of `points` nodes starting at `base`, in 0…1.
     private static func tetrahedral(
-        _ values: [Double], base: Int, points: (Int, Int, Int), at x: (Double, Double, Double)
+        _ values: [UInt16], base: Int, points: (Int, Int, Int), at x: (Double, Double, Double)
     ) -> [Double] {
         let (i, rx) = cell(x.0, points.0), (j, ry) = cell(x.1, points.1), (k, rz) = cell(x.2, points.2)
         let sx = points.1 * points.2 * 3, sy = points.2 * 3, sz = 3
         let o = base + i * sx + j * sy + k * sz
         return (0..<3).map { c in
-            func v(_ dx: Int, _ dy: Int, _ dz: Int) -> Double { values[o + dx * sx + dy * sy + dz * sz + c] }
+            func v(_ dx: Int, _ dy: Int, _ dz: Int) -> Double {
+                let index: Int = o + dx * sx + dy * sy + dz * sz + c
+                return Double(values[index]) / 65535
+            }
             let c000 = v(0, 0, 0), c111 = v(1, 1, 1)
             if rx >= ry {
                 if ry >= rz {
