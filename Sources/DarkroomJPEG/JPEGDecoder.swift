@@ -42,20 +42,22 @@ public struct JPEGDecoder: ImageDecoder {
         let embedded = options.colorProfiles == .ignore ? nil : EmbeddedICCProfile.bytes(in: bytes, format: .jpeg)
         let profile = embedded.flatMap(ICCProfile.init(bytes:))
         let cmykConversion = profile?.channelCount == 4 ? profile.flatMap(SRGBConversion.init(from:)) : nil
-        let stored = try bytes.withUnsafeBufferPointer { buffer in
+        let (stored, wasCMYK) = try bytes.withUnsafeBufferPointer { buffer in
             try decodeStored(buffer, orientation: header.orientation, options: options, cmyk: cmykConversion)
         }
-        return options.orient(options.convertToSRGB(stored, profile: profile), header: header)
+        // A CMYK file's pixels are RGB by now: an RGB or grey profile does not describe them.
+        return options.orient(wasCMYK ? stored : options.convertToSRGB(stored, profile: profile), header: header)
     }
 
     // MARK: - Decoding
 
-    /// Decodes the stored (not yet oriented) pixels at the chosen scale. A CMYK image is
-    /// converted by `cmyk` (its embedded profile's conversion) when there is one.
+    /// Decodes the stored (not yet oriented) pixels at the chosen scale, and says whether they
+    /// were CMYK. A CMYK image is converted by `cmyk` (its embedded profile's conversion) when
+    /// there is one.
     private func decodeStored(
         _ buffer: UnsafeBufferPointer<UInt8>, orientation: Orientation, options: DecodeOptions,
         cmyk: SRGBConversion?
-    ) throws -> Image {
+    ) throws -> (Image, isCMYK: Bool) {
         guard let base = buffer.baseAddress, let decoder = cjpeg_decoder_create(base, buffer.count) else {
             throw DarkroomError.decodeFailed(.jpeg, detail: "out of memory creating the decoder")
         }
@@ -78,7 +80,8 @@ public struct JPEGDecoder: ImageDecoder {
             throw DarkroomError.invalidDimensions(.jpeg, width: Int(width), height: Int(height))
         }
         let bytesPerRow = Int(width) * Image.bytesPerPixel
-        let inks = cmyk != nil && info.color_model == CJPEG_COLOR_CMYK
+        let isCMYK = info.color_model == CJPEG_COLOR_CMYK
+        let inks = cmyk != nil && isCMYK
         cjpeg_decoder_keep_cmyk(decoder, inks ? 1 : 0)
         var image = try Image(width: Int(width), height: Int(height), hasAlpha: false) { pixels in
             try LibJPEGStatus.check(
@@ -88,6 +91,6 @@ public struct JPEGDecoder: ImageDecoder {
         // A scale that does not divide the frame leaves a partial last column or row: record the
         // full size, so that resizes keep its proportions (Image.shrunkFrom).
         let divides = frame.width % denominator == 0 && frame.height % denominator == 0
-        return divides ? image : image.shrunk(from: PixelSize(width: frame.width, height: frame.height))
+        return (divides ? image : image.shrunk(from: PixelSize(width: frame.width, height: frame.height)), isCMYK)
     }
 }

@@ -14,6 +14,7 @@ own conversion is tested against.
     lut-rgb-mft1.png      RGB, mft1 A2B0 only (no colorants), Lab connection space
     lut-gray-mft2.png     grey, mft2 A2B0 only (no kTRC), Lab connection space
     lut-rgb-cmyk-tagged.jpg  an RGB JPEG tagged with the CMYK profile (the profile is ignored)
+    lut-cmyk-rgb-tagged.jpg  a CMYK JPEG tagged with an RGB profile (ignored too)
 
 Run from this folder: python3 make_lookup_fixtures.py
 """
@@ -24,7 +25,7 @@ import struct
 import numpy as np
 from PIL import Image, ImageCms
 
-from make_icc_fixtures import D50, desc_tag, para_srgb, pattern, profile, rgb_profile, s15, xyz_tag
+from make_icc_fixtures import ADOBE_RGB, D50, desc_tag, para_srgb, pattern, profile, rgb_profile, s15, xyz_tag
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 W, H = 32, 24
@@ -227,6 +228,7 @@ def main():
     to_srgb(grey, icc).save("lut-gray-mft2-expected.png")
 
     rgb.save("lut-rgb-cmyk-tagged.jpg", quality=95, icc_profile=cmyk_mft2())
+    inks.save("lut-cmyk-rgb-tagged.jpg", quality=95, icc_profile=ADOBE_RGB)
 
 
 if __name__ == "__main__":
