@@ -53,57 +53,78 @@ public struct ICCLookupPipeline: Sendable, Equatable {
 
     /// The D50 XYZ (Y = 1 for the media white) that device values in 0…1 map to.
     public func connectionSpaceXYZ(_ device: [Double]) -> (x: Double, y: Double, z: Double) {
-        var values = (0..<inputChannels).map { aCurves.isEmpty ? clamp(device[$0]) : aCurves[$0].linear(device[$0]) }
-        if let table { values = Self.interpolate(table, at: values) }
-        if !mCurves.isEmpty { values = (0..<3).map { mCurves[$0].linear(values[$0]) } }
-        if let m = matrix {
-            values = (0..<3).map { row in
-                clamp(m[row * 3] * values[0] + m[row * 3 + 1] * values[1] + m[row * 3 + 2] * values[2] + m[9 + row])
-            }
+        var input = SIMD4<Double>()
+        for channel in 0..<min(inputChannels, device.count) { input[channel] = device[channel] }
+        let xyz = evaluate(input)
+        return (xyz.x, xyz.y, xyz.z)
+    }
+
+    /// ``connectionSpaceXYZ(_:)`` without allocating: the first ``inputChannels`` lanes of
+    /// `device` are read.
+    func evaluate(_ device: SIMD4<Double>) -> SIMD3<Double> {
+        var input = SIMD4<Double>()
+        for channel in 0..<inputChannels {
+            input[channel] = aCurves.isEmpty ? clamp(device[channel]) : aCurves[channel].linear(device[channel])
         }
-        let out = (0..<3).map { bCurves[$0].linear(values[$0]) }
-        return decode(out)
+        var values = table.map { Self.interpolate($0, at: input) } ?? SIMD3(input[0], input[1], input[2])
+        if !mCurves.isEmpty {
+            values = SIMD3(mCurves[0].linear(values.x), mCurves[1].linear(values.y), mCurves[2].linear(values.z))
+        }
+        if let m = matrix {
+            let rows = SIMD3(
+                m[0] * values.x + m[1] * values.y + m[2] * values.z + m[9],
+                m[3] * values.x + m[4] * values.y + m[5] * values.z + m[10],
+                m[6] * values.x + m[7] * values.y + m[8] * values.z + m[11])
+            values = SIMD3(clamp(rows.x), clamp(rows.y), clamp(rows.z))
+        }
+        return decode(SIMD3(bCurves[0].linear(values.x), bCurves[1].linear(values.y), bCurves[2].linear(values.z)))
     }
 
     private func clamp(_ v: Double) -> Double { v.isFinite ? min(max(v, 0), 1) : 0 }
 
     /// The connection-space XYZ for the last stage's outputs.
-    private func decode(_ v: [Double]) -> (x: Double, y: Double, z: Double) {
-        let lab: (l: Double, a: Double, b: Double)
+    private func decode(_ v: SIMD3<Double>) -> SIMD3<Double> {
+        let l: Double, a: Double, b: Double
         switch encoding {
         case .xyz:
-            let scale = 65535.0 / 32768
-            return (v[0] * scale, v[1] * scale, v[2] * scale)
+            return v * (65535.0 / 32768)
         case .labLegacy16:
-            lab = (v[0] * 65535 / 652.8, v[1] * 65535 / 256 - 128, v[2] * 65535 / 256 - 128)
+            (l, a, b) = (v.x * 65535 / 652.8, v.y * 65535 / 256 - 128, v.z * 65535 / 256 - 128)
         case .lab8, .labV4:
-            lab = (v[0] * 100, v[1] * 255 - 128, v[2] * 255 - 128)
+            (l, a, b) = (v.x * 100, v.y * 255 - 128, v.z * 255 - 128)
         }
-        let fy = (lab.l + 16) / 116
+        let fy = (l + 16) / 116
         func inverse(_ t: Double) -> Double { t > 6.0 / 29 ? t * t * t : 3 * (6.0 / 29) * (6.0 / 29) * (t - 4.0 / 29) }
-        return (0.9642 * inverse(fy + lab.a / 500), inverse(fy), 0.8249 * inverse(fy - lab.b / 200))
+        return SIMD3(0.9642 * inverse(fy + a / 500), inverse(fy), 0.8249 * inverse(fy - b / 200))
     }
 
     // MARK: - Interpolation
 
-    /// The table's three outputs at `input` (each 0…1).
-    static func interpolate(_ table: ColorTable, at input: [Double]) -> [Double] {
+    /// The table's three outputs at `input` (the first `gridPoints.count` lanes, each 0…1).
+    static func interpolate(_ table: ColorTable, at input: SIMD4<Double>) -> SIMD3<Double> {
         let g = table.gridPoints
-        switch g.count {
-        case 1:
-            let (i, f) = cell(input[0], g[0])
-            return (0..<3).map { (Double(table.values[i * 3 + $0]) * (1 - f) + Double(table.values[(i + 1) * 3 + $0]) * f) / 65535 }
-        case 3:
-            return tetrahedral(table.values, base: 0, points: (g[0], g[1], g[2]), at: (input[0], input[1], input[2]))
-        default:
-            let (i, f) = cell(input[0], g[0])
-            let slab = g[1] * g[2] * g[3] * 3
-            let points = (g[1], g[2], g[3]), at = (input[1], input[2], input[3])
-            let lower = tetrahedral(table.values, base: i * slab, points: points, at: at)
-            guard f > 0 else { return lower }
-            let upper = tetrahedral(table.values, base: (i + 1) * slab, points: points, at: at)
-            return (0..<3).map { lower[$0] * (1 - f) + upper[$0] * f }
+        return table.values.withUnsafeBufferPointer { values in
+            switch g.count {
+            case 1:
+                let (i, f) = cell(input[0], g[0])
+                return node(values, i * 3) * (1 - f) + node(values, (i + 1) * 3) * f
+            case 3:
+                return tetrahedral(values, base: 0, points: (g[0], g[1], g[2]), at: (input[0], input[1], input[2]))
+            default:
+                let (i, f) = cell(input[0], g[0])
+                let slab = g[1] * g[2] * g[3] * 3
+                let points = (g[1], g[2], g[3]), at = (input[1], input[2], input[3])
+                let lower = tetrahedral(values, base: i * slab, points: points, at: at)
+                guard f > 0 else { return lower }
+                let upper = tetrahedral(values, base: (i + 1) * slab, points: points, at: at)
+                return lower * (1 - f) + upper * f
+            }
         }
+    }
+
+    /// The three outputs of the node starting at `index`, in 0…1.
+    private static func node(_ values: UnsafeBufferPointer<UInt16>, _ index: Int) -> SIMD3<Double> {
+        SIMD3(Double(values[index]), Double(values[index + 1]), Double(values[index + 2])) / 65535
     }
 
     /// The lower node and the fraction past it for a 0…1 input on `points` nodes; the last
@@ -114,34 +135,36 @@ public struct ICCLookupPipeline: Sendable, Equatable {
         return (index, position - Double(index))
     }
 
-    /// Tetrahedral interpolation in the 3-D block of `points` nodes starting at `base`, in 0…1.
+    /// Tetrahedral interpolation in the 3-D block of `points` nodes starting at `base`: one of
+    /// the six tetrahedra of the cell, picked by the order of the three fractions.
     private static func tetrahedral(
-        _ values: [UInt16], base: Int, points: (Int, Int, Int), at x: (Double, Double, Double)
-    ) -> [Double] {
+        _ values: UnsafeBufferPointer<UInt16>, base: Int, points: (Int, Int, Int), at x: (Double, Double, Double)
+    ) -> SIMD3<Double> {
         let (i, rx) = cell(x.0, points.0), (j, ry) = cell(x.1, points.1), (k, rz) = cell(x.2, points.2)
         let sx = points.1 * points.2 * 3, sy = points.2 * 3, sz = 3
         let o = base + i * sx + j * sy + k * sz
-        return (0..<3).map { c in
-            func v(_ dx: Int, _ dy: Int, _ dz: Int) -> Double {
-                let index: Int = o + dx * sx + dy * sy + dz * sz + c
-                return Double(values[index]) / 65535
-            }
-            let c000 = v(0, 0, 0), c111 = v(1, 1, 1)
-            if rx >= ry {
-                if ry >= rz {
-                    return c000 + rx * (v(1, 0, 0) - c000) + ry * (v(1, 1, 0) - v(1, 0, 0)) + rz * (c111 - v(1, 1, 0))
-                } else if rx >= rz {
-                    return c000 + rx * (v(1, 0, 0) - c000) + rz * (v(1, 0, 1) - v(1, 0, 0)) + ry * (c111 - v(1, 0, 1))
-                } else {
-                    return c000 + rz * (v(0, 0, 1) - c000) + rx * (v(1, 0, 1) - v(0, 0, 1)) + ry * (c111 - v(1, 0, 1))
-                }
+        func v(_ offset: Int) -> SIMD3<Double> { node(values, o + offset) }
+        let c000 = v(0), c111 = v(sx + sy + sz)
+        if rx >= ry {
+            if ry >= rz {
+                let c100 = v(sx), c110 = v(sx + sy)
+                return c000 + rx * (c100 - c000) + ry * (c110 - c100) + rz * (c111 - c110)
             } else if rx >= rz {
-                return c000 + ry * (v(0, 1, 0) - c000) + rx * (v(1, 1, 0) - v(0, 1, 0)) + rz * (c111 - v(1, 1, 0))
-            } else if ry >= rz {
-                return c000 + ry * (v(0, 1, 0) - c000) + rz * (v(0, 1, 1) - v(0, 1, 0)) + rx * (c111 - v(0, 1, 1))
+                let c100 = v(sx), c101 = v(sx + sz)
+                return c000 + rx * (c100 - c000) + rz * (c101 - c100) + ry * (c111 - c101)
             } else {
-                return c000 + rz * (v(0, 0, 1) - c000) + ry * (v(0, 1, 1) - v(0, 0, 1)) + rx * (c111 - v(0, 1, 1))
+                let c001 = v(sz), c101 = v(sx + sz)
+                return c000 + rz * (c001 - c000) + rx * (c101 - c001) + ry * (c111 - c101)
             }
+        } else if rx >= rz {
+            let c010 = v(sy), c110 = v(sx + sy)
+            return c000 + ry * (c010 - c000) + rx * (c110 - c010) + rz * (c111 - c110)
+        } else if ry >= rz {
+            let c010 = v(sy), c011 = v(sy + sz)
+            return c000 + ry * (c010 - c000) + rz * (c011 - c010) + rx * (c111 - c011)
+        } else {
+            let c001 = v(sz), c011 = v(sy + sz)
+            return c000 + rz * (c001 - c000) + ry * (c011 - c001) + rx * (c111 - c011)
         }
     }
 }

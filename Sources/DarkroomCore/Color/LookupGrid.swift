@@ -31,14 +31,14 @@ struct LookupGrid: Sendable {
         let count = (0..<channels).reduce(1) { product, _ in product * points }
         var nodes = [SIMD4<Int32>]()
         nodes.reserveCapacity(count)
-        var device = [Double](repeating: 0, count: channels)
+        var device = SIMD4<Double>()
         for node in 0..<count {
             var rest = node
             for axis in (0..<channels).reversed() {
                 device[axis] = Double(rest % points) / Double(points - 1)
                 rest /= points
             }
-            nodes.append(Self.encodedSRGB(pipeline.connectionSpaceXYZ(device)))
+            nodes.append(Self.encodedSRGB(pipeline.evaluate(device)))
         }
         // Device white (no ink; full RGB) becomes sRGB white exactly, as littleCMS fixes it up:
         // paper is white on screen, whatever tint the profile gives it.
@@ -53,8 +53,11 @@ struct LookupGrid: Sendable {
     }
 
     /// D50 XYZ → 16-bit encoded sRGB (relative colorimetric, clipped).
-    static func encodedSRGB(_ xyz: (x: Double, y: Double, z: Double)) -> SIMD4<Int32> {
-        let linear = SRGBConversion.fromD50ToLinearSRGB.applied(to: [xyz.x, xyz.y, xyz.z])
+    static func encodedSRGB(_ xyz: SIMD3<Double>) -> SIMD4<Int32> {
+        let m = toLinearSRGB
+        let linear = SIMD3(
+            m[0] * xyz.x + m[1] * xyz.y + m[2] * xyz.z, m[3] * xyz.x + m[4] * xyz.y + m[5] * xyz.z,
+            m[6] * xyz.x + m[7] * xyz.y + m[8] * xyz.z)
         var result = SIMD4<Int32>(repeating: 0)
         for channel in 0..<3 {
             let l = linear[channel].isFinite ? min(max(linear[channel], 0), 1) : 0
@@ -63,6 +66,8 @@ struct LookupGrid: Sendable {
         }
         return result
     }
+
+    private static let toLinearSRGB = SRGBConversion.fromD50ToLinearSRGB.m
 
     // MARK: - Applying
 

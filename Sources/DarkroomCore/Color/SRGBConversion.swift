@@ -49,7 +49,7 @@ public struct SRGBConversion: Sendable {
             let tables = (0..<3).flatMap { channel in
                 (0..<256).map { value in
                     guard value < 255 else { return UInt8(255) }  // white stays white, as in LookupGrid
-                    let encoded = LookupGrid.encodedSRGB(pipeline.connectionSpaceXYZ([Double(value) / 255]))
+                    let encoded = LookupGrid.encodedSRGB(pipeline.evaluate(SIMD4(Double(value) / 255, 0, 0, 0)))
                     return UInt8((Int(encoded[channel]) * 65281 + 8_388_608) >> 24)
                 }
             }
