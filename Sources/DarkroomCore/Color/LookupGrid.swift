@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc  // pow (no Foundation in the core)
 #elseif canImport(Musl)
@@ -24,6 +26,27 @@ struct LookupGrid: Sendable {
     private let nodes: [SIMD4<Int32>]
     /// Per 8-bit input value: the lower node's index along an axis, and the fraction past it (Q12).
     private let cells: [(index: Int, fraction: Int32)]
+
+    // MARK: - Recently built grids
+
+    /// The grids of the last few profiles: a batch of CMYK files from one workflow shares one
+    /// profile, and building a CMYK grid costs tens of milliseconds.
+    private static let recent = Mutex<[(ICCLookupPipeline, LookupGrid)]>([])
+    private static let recentCapacity = 4
+
+    /// The grid for `pipeline`, built or reused.
+    static func make(_ pipeline: ICCLookupPipeline) -> LookupGrid {
+        if let hit = recent.withLock({ $0.first { $0.0 == pipeline }?.1 }) { return hit }
+        let grid = LookupGrid(pipeline)
+        recent.withLock { entries in
+            entries.removeAll { $0.0 == pipeline }
+            entries.insert((pipeline, grid), at: 0)
+            if entries.count > recentCapacity { entries.removeLast() }
+        }
+        return grid
+    }
+
+    // MARK: - Building
 
     init(_ pipeline: ICCLookupPipeline) {
         let channels = pipeline.inputChannels, points = channels == 4 ? 17 : 33

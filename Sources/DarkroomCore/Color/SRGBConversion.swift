@@ -57,7 +57,7 @@ public struct SRGBConversion: Sendable {
             kernel = .tables(tables)
             return
         case .lookup(let pipeline):
-            kernel = .grid(LookupGrid(pipeline))
+            kernel = .grid(LookupGrid.make(pipeline))
             return
         case .gray(let curve):
             curves = [curve, curve, curve]
