@@ -174,6 +174,8 @@ struct LookupProfileTests {
             ("8-bit XYZ", LookupBytes.profile(space: "RGB ", pcs: "XYZ ", a2b0: LookupBytes.mft1(channels: 3, points: 2) { _ in (0, 0, 0) })),
             ("unknown element", LookupBytes.profile(space: "CMYK", pcs: "Lab ", a2b0: Array("mBA ".utf8) + [UInt8](repeating: 0, count: 60))),
             ("mAB without B curves", LookupBytes.profile(space: "RGB ", pcs: "XYZ ", a2b0: Array("mAB ".utf8) + [0, 0, 0, 0, 3, 3, 0, 0] + [UInt8](repeating: 0, count: 40))),
+            ("a curve claiming 4 billion entries", LookupBytes.profile(space: "RGB ", pcs: "XYZ ", a2b0: LookupBytes.mAB(
+                aCurve: Array("curv".utf8) + [0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF], matrix: [1, 0, 0, 0, 1, 0, 0, 0, 1], offset: [0, 0, 0]))),
             ("Lab device space", LookupBytes.profile(space: "Lab ", pcs: "Lab ", a2b0: LookupBytes.mft2(channels: 3, points: 2) { _ in (0, 0, 0) })),
         ])
     func unusable(_ name: String, _ bytes: [UInt8]) {

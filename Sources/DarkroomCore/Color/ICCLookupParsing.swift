@@ -104,7 +104,10 @@ extension ICCLookupPipeline {
         var result = [ToneCurve]()
         var at = offset
         for _ in 0..<count {
-            guard let length = curveLength(r, at: at), let curve = ToneCurve.parse(r, at: at, size: length)
+            // The length comes from the curve's own count: check it against the element before
+            // anything is read or reserved (a count of 2³² − 1 must not allocate 8 GB).
+            guard let length = curveLength(r, at: at), length <= r.count - at,
+                let curve = ToneCurve.parse(r, at: at, size: length)
             else { return nil }
             result.append(curve)
             at += (length + 3) & ~3
