@@ -1,4 +1,5 @@
 import DarkroomCore
+import DarkroomTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -242,5 +243,50 @@ struct LookupConversionTests {
         #expect(pixel.r > pixel.b + 10 && pixel.a == 255)
         let white = conversion.apply(to: try Image(width: 1, height: 1, pixels: [255, 255, 255, 255])).pixel(x: 0, y: 0)
         #expect(white == RGBA(r: 255, g: 255, b: 255, a: 255))
+    }
+}
+
+// MARK: - Damaged profiles
+
+@Suite("Damaged lookup-table profiles are refused or evaluated, never a crash")
+struct DamagedLookupProfileTests {
+    @Test("3,000 seeded mutations of mft1, mft2 and mAB profiles parse to a profile or nil, and evaluate to finite values")
+    func mutations() {
+        let seeds: [[UInt8]] = [
+            LookupBytes.profile(space: "CMYK", pcs: "Lab ", a2b0: LookupBytes.mft2(channels: 4, points: 3) { d in (d[0], d[1], d[3]) }),
+            LookupBytes.profile(space: "RGB ", pcs: "Lab ", a2b0: LookupBytes.mft1(channels: 3, points: 3) { d in (d[0], d[1], d[2]) }),
+            LookupBytes.profile(space: "RGB ", pcs: "XYZ ", a2b0: LookupBytes.mAB(
+                aCurve: ProfileBytes.para(0, [2]), matrix: [1, 0, 0, 0, 1, 0, 0, 0, 1], offset: [0, 0, 0])),
+        ]
+        var random = SeededGenerator(seed: 14)
+        var parsed = 0
+        for iteration in 0..<3000 {
+            var bytes = seeds[iteration % seeds.count]
+            // The A2B0 element starts after the header (128), the tag count and one entry (12).
+            let element = 144
+            for _ in 0..<Int.random(in: 1...4, using: &random) {
+                let at = Bool.random(using: &random)
+                    ? element + Int.random(in: 0..<min(64, bytes.count - element), using: &random)
+                    : Int.random(in: 0..<bytes.count, using: &random)
+                bytes[at] = Bool.random(using: &random) ? UInt8.random(in: 0...255, using: &random) : [0, 1, 2, 0xFF][iteration % 4]
+            }
+            if Bool.random(using: &random) { bytes.removeLast(Int.random(in: 0..<bytes.count / 2, using: &random)) }
+            guard let profile = ICCProfile(bytes: bytes) else { continue }
+            parsed += 1
+            guard case .lookup(let pipeline) = profile.colorSpace else { continue }
+            for _ in 0..<4 {
+                let device = (0..<pipeline.inputChannels).map { _ in Double.random(in: -0.5...1.5, using: &random) }
+                let xyz = pipeline.connectionSpaceXYZ(device)
+                let finite = xyz.x.isFinite && xyz.y.isFinite && xyz.z.isFinite
+                #expect(finite, "iteration \(iteration): \(xyz)")
+            }
+            // Now and then the whole conversion, grid and all, on a few pixels.
+            if parsed % 100 == 0, let conversion = SRGBConversion(from: profile) {
+                let pixels = (0..<64).map { _ in UInt8.random(in: 0...255, using: &random) }
+                let image = try? Image(width: 16, height: 1, pixels: pixels)
+                #expect(image.map { conversion.apply(to: $0).pixels.count } == 64)
+            }
+        }
+        #expect(parsed > 100)  // the mutations leave many profiles readable, so evaluation was exercised
     }
 }
