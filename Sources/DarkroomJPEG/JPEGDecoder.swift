@@ -41,9 +41,8 @@ public struct JPEGDecoder: ImageDecoder {
         try options.checkLimits(byteCount: bytes.count, header: header)
         let embedded = options.colorProfiles == .ignore ? nil : EmbeddedICCProfile.bytes(in: bytes, format: .jpeg)
         let profile = embedded.flatMap(ICCProfile.init(bytes:))
-        let cmykConversion = profile?.channelCount == 4 ? profile.flatMap(SRGBConversion.init(from:)) : nil
         let (stored, wasCMYK) = try bytes.withUnsafeBufferPointer { buffer in
-            try decodeStored(buffer, orientation: header.orientation, options: options, cmyk: cmykConversion)
+            try decodeStored(buffer, orientation: header.orientation, options: options, profile: profile)
         }
         // A CMYK file's pixels are RGB by now: an RGB or grey profile does not describe them.
         return options.orient(wasCMYK ? stored : options.convertToSRGB(stored, profile: profile), header: header)
@@ -52,11 +51,10 @@ public struct JPEGDecoder: ImageDecoder {
     // MARK: - Decoding
 
     /// Decodes the stored (not yet oriented) pixels at the chosen scale, and says whether they
-    /// were CMYK. A CMYK image is converted by `cmyk` (its embedded profile's conversion) when
-    /// there is one.
+    /// were CMYK. A CMYK image is converted through `profile` when that is a CMYK profile.
     private func decodeStored(
         _ buffer: UnsafeBufferPointer<UInt8>, orientation: Orientation, options: DecodeOptions,
-        cmyk: SRGBConversion?
+        profile: ICCProfile?
     ) throws -> (Image, isCMYK: Bool) {
         guard let base = buffer.baseAddress, let decoder = cjpeg_decoder_create(base, buffer.count) else {
             throw DarkroomError.decodeFailed(.jpeg, detail: "out of memory creating the decoder")
@@ -81,13 +79,14 @@ public struct JPEGDecoder: ImageDecoder {
         }
         let bytesPerRow = Int(width) * Image.bytesPerPixel
         let isCMYK = info.color_model == CJPEG_COLOR_CMYK
-        let inks = cmyk != nil && isCMYK
-        cjpeg_decoder_keep_cmyk(decoder, inks ? 1 : 0)
+        // Built only for a CMYK file: an RGB one tagged CMYK does not pay for the grid.
+        let cmyk = isCMYK && profile?.channelCount == 4 ? profile.flatMap(SRGBConversion.init(from:)) : nil
+        cjpeg_decoder_keep_cmyk(decoder, cmyk != nil ? 1 : 0)
         var image = try Image(width: Int(width), height: Int(height), hasAlpha: false) { pixels in
             try LibJPEGStatus.check(
                 cjpeg_decoder_read_rgba(decoder, pixels.baseAddress, bytesPerRow, pixels.count), decoder)
         }
-        if inks, let cmyk { image = cmyk.apply(to: image) }
+        if let cmyk { image = cmyk.apply(to: image) }
         // A scale that does not divide the frame leaves a partial last column or row: record the
         // full size, so that resizes keep its proportions (Image.shrunkFrom).
         let divides = frame.width % denominator == 0 && frame.height % denominator == 0

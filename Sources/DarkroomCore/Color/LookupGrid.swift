@@ -1,13 +1,5 @@
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc  // pow (no Foundation in the core)
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 // MARK: - LookupGrid
 
 /// A lookup-table profile's whole transform to sRGB, sampled once on an even grid over the
@@ -84,13 +76,25 @@ struct LookupGrid: Sendable {
         var result = SIMD4<Int32>(repeating: 0)
         for channel in 0..<3 {
             let l = linear[channel].isFinite ? min(max(linear[channel], 0), 1) : 0
-            let encoded = l <= 0.0031308 ? 12.92 * l : 1.055 * pow(l, 1 / 2.4) - 0.055
+            let encoded = SRGBConversion.encoded(linear: l)
             result[channel] = Int32((encoded * 65535).rounded())
         }
         return result
     }
 
     private static let toLinearSRGB = SRGBConversion.fromD50ToLinearSRGB.m
+
+    /// A grey lookup profile as three 256-entry tables (grey value → each sRGB channel), which
+    /// is its whole transform since a grey image has R = G = B; white stays white, as in the grid.
+    static func greyTables(_ pipeline: ICCLookupPipeline) -> [UInt8] {
+        (0..<3).flatMap { channel in
+            (0..<256).map { value in
+                guard value < 255 else { return UInt8(255) }
+                let sixteen = encodedSRGB(pipeline.evaluate(SIMD4(Double(value) / 255, 0, 0, 0)))
+                return UInt8(truncatingIfNeeded: eightBit(SIMD4(repeating: sixteen[channel]))[0])
+            }
+        }
+    }
 
     // MARK: - Applying
 
@@ -127,16 +131,22 @@ struct LookupGrid: Sendable {
         }
     }
 
-    /// 16-bit results → 8 bits, rounded: the same values as littleCMS's `FROM_16_TO_8`
-    /// (checked for all 65,536 inputs), in Int32 lanes.
+    /// Writes a pixel's three 8-bit channels.
     @inline(__always)
     private static func store(_ value: SIMD4<Int32>, into pixels: UnsafeMutableBufferPointer<UInt8>, at i: Int) {
-        let v = value.clamped(lowerBound: SIMD4(repeating: 0), upperBound: SIMD4(repeating: 65535))
-        let t = v &* 255 &+ 32768
-        let eight = (t &+ (t &>> 16)) &>> 16
+        let eight = eightBit(value)
         pixels[i] = UInt8(truncatingIfNeeded: eight[0])
         pixels[i + 1] = UInt8(truncatingIfNeeded: eight[1])
         pixels[i + 2] = UInt8(truncatingIfNeeded: eight[2])
+    }
+
+    /// 16-bit results → 8 bits, rounded: the same values as littleCMS's `FROM_16_TO_8`
+    /// (checked for all 65,536 inputs), in Int32 lanes.
+    @inline(__always)
+    private static func eightBit(_ value: SIMD4<Int32>) -> SIMD4<Int32> {
+        let v = value.clamped(lowerBound: SIMD4(repeating: 0), upperBound: SIMD4(repeating: 65535))
+        let t = v &* 255 &+ 32768
+        return (t &+ (t &>> 16)) &>> 16
     }
 
     /// The 16-bit result inside the 3-D block at `base`: one of the six tetrahedra of the cell,

@@ -46,14 +46,8 @@ public struct SRGBConversion: Sendable {
         switch profile.colorSpace {
         case .lookup(let pipeline) where pipeline.inputChannels == 1:
             // A grey image has R = G = B: one table per output channel is the whole transform.
-            let tables = (0..<3).flatMap { channel in
-                (0..<256).map { value in
-                    guard value < 255 else { return UInt8(255) }  // white stays white, as in LookupGrid
-                    let encoded = LookupGrid.encodedSRGB(pipeline.evaluate(SIMD4(Double(value) / 255, 0, 0, 0)))
-                    return UInt8((Int(encoded[channel]) * 65281 + 8_388_608) >> 24)
-                }
-            }
-            guard tables.enumerated().contains(where: { abs(Int($1) - $0 % 256) > 1 }) else { return nil }
+            let tables = LookupGrid.greyTables(pipeline)
+            guard Self.changesSomeLevel(tables) else { return nil }
             kernel = .tables(tables)
             return
         case .lookup(let pipeline):
@@ -75,7 +69,7 @@ public struct SRGBConversion: Sendable {
         let isDiagonal = zip(matrix, Self.identity).allSatisfy { abs($0 - $1) < 0.001 }
         if isDiagonal {
             let tables = toLinear.map { Self.encode[Int($0) >> 1] }
-            guard tables.enumerated().contains(where: { abs(Int($1) - $0 % 256) > 1 }) else { return nil }
+            guard Self.changesSomeLevel(tables) else { return nil }
             kernel = .tables(tables)
         } else {
             let q12 = matrix.map { Int32(($0 * 4096).rounded()) }
@@ -140,11 +134,19 @@ public struct SRGBConversion: Sendable {
 
     // MARK: - Tables
 
+    /// Whether per-channel tables (3 × 256) move any level by more than one.
+    private static func changesSomeLevel(_ tables: [UInt8]) -> Bool {
+        tables.enumerated().contains { abs(Int($1) - $0 % 256) > 1 }
+    }
+
+    /// The sRGB curve (IEC 61966-2-1): linear light → encoded value, both in 0…1.
+    static func encoded(linear: Double) -> Double {
+        linear <= 0.0031308 ? 12.92 * linear : 1.055 * pow(linear, 1 / 2.4) - 0.055
+    }
+
     /// Linear light in 0…16384 (Q14) → 8-bit sRGB.
     private static let encode: [UInt8] = (0...16384).map { step in
-        let linear = Double(step) / 16384
-        let encoded = linear <= 0.0031308 ? 12.92 * linear : 1.055 * pow(linear, 1 / 2.4) - 0.055
-        return UInt8(min(max((encoded * 255).rounded(), 0), 255))
+        UInt8(min(max((encoded(linear: Double(step) / 16384) * 255).rounded(), 0), 255))
     }
 
     private static let identity: [Double] = [1, 0, 0, 0, 1, 0, 0, 0, 1]
