@@ -1,3 +1,4 @@
+import DarkroomSources
 import Glibc
 
 // MARK: - StandardError
@@ -11,14 +12,6 @@ enum StandardError {
     /// Writes `text` in full (retrying short writes and interruptions); a closed or broken
     /// stream loses it silently, as a diagnostic has nowhere else to go.
     static func write(_ text: String) {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            bytes = bytes.dropFirst(written)
-        }
+        try? FileBytes.writeAll(Array(text.utf8), to: STDERR_FILENO, path: "standard error")
     }
 }

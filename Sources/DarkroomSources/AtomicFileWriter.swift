@@ -72,7 +72,7 @@ public enum AtomicFileWriter {
         }
         do {
             defer { close(fd) }
-            try writeAll(bytes, to: fd, path: path)
+            try FileBytes.writeAll(bytes, to: fd, path: path)
             if flushesToDisk, fsync(fd) != 0 { throw DarkroomError.io(path: path, detail: FileBytes.errnoText(errno)) }
         }
         guard rename(temporary, path) == 0 else { throw DarkroomError.io(path: path, detail: FileBytes.errnoText(errno)) }
@@ -89,21 +89,6 @@ public enum AtomicFileWriter {
         }
         defer { close(fd) }
         if isPipe { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) }
-        try writeAll(bytes, to: fd, path: path)
-    }
-
-    /// `write(2)` until every byte is out (retrying on EINTR).
-    private static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws {
-        try bytes.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + done, raw.count - done)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw DarkroomError.io(path: path, detail: FileBytes.errnoText(errno))
-                }
-                done += n
-            }
-        }
+        try FileBytes.writeAll(bytes, to: fd, path: path)
     }
 }

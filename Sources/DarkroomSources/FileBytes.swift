@@ -66,6 +66,26 @@ public enum FileBytes {
     }
 
     /// A short lower-case text for an `errno` value ("no such file or directory").
+    /// `write(2)` until every byte is out, retrying interrupted writes.
+    ///
+    /// ```swift
+    /// try FileBytes.writeAll(Array("done\n".utf8), to: STDOUT_FILENO, path: "standard output")
+    /// ```
+    /// - Throws: ``DarkroomError/io(path:detail:)`` naming `path` when a write fails.
+    public static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws {
+        try bytes.withUnsafeBytes { raw in
+            var done = 0
+            while done < raw.count {
+                let n = Glibc.write(fd, raw.baseAddress! + done, raw.count - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw DarkroomError.io(path: path, detail: errnoText(errno))
+                }
+                done += n
+            }
+        }
+    }
+
     public static func errnoText(_ code: Int32) -> String {
         switch code {
         case ENOENT: return "no such file or directory"

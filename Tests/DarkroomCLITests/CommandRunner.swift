@@ -18,16 +18,7 @@ struct CommandRunner {
     static let executable = builtExecutable(named: "darkroom")
 
     /// The executable `name` built beside the test bundle (`darkroom`, or a test tool).
-    static func builtExecutable(named name: String) -> URL {
-        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var folder = testBinary.deletingLastPathComponent()
-        // The bundle may be a folder (…/X.xctest/…) on some layouts: walk up to the products folder.
-        while !FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent(name).path),
-            folder.path != "/" {
-            folder = folder.deletingLastPathComponent()
-        }
-        return folder.appendingPathComponent(name)
-    }
+    static func builtExecutable(named name: String) -> URL { BuiltExecutable.url(named: name) }
 
     /// A disk-cache folder for this test process, so the tests never touch the user's cache.
     static let cacheDirectory = FileManager.default.temporaryDirectory

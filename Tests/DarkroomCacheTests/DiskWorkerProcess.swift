@@ -6,15 +6,7 @@ import Foundation
 /// Starts the `DiskCacheWorker` executable built beside the test bundle.
 struct DiskWorkerProcess: Sendable {
     /// `.build/<triple>/debug/DiskCacheWorker`, next to the test bundle.
-    static let executable: URL = {
-        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var folder = testBinary.deletingLastPathComponent()
-        while !FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("DiskCacheWorker").path),
-            folder.path != "/" {
-            folder = folder.deletingLastPathComponent()
-        }
-        return folder.appendingPathComponent("DiskCacheWorker")
-    }()
+    static let executable = BuiltExecutable.url(named: "DiskCacheWorker")
 
     let process: Process
     private let output: Pipe
