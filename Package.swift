@@ -16,6 +16,8 @@
 //   Darkroom         registry and default wiring            (CThreadPlacement)
 //   DarkroomCLI      the command-line tool as a library      (swift-argument-parser)
 //   darkroom         the tool: DarkroomCLI + the standard and example filters
+//   DarkroomServer   the HTTP image server as a library      (Hummingbird, swift-argument-parser)
+//   darkroom-server  the server: DarkroomServer + the standard and example filters
 import PackageDescription
 
 let package = Package(
@@ -36,6 +38,8 @@ let package = Package(
         .library(name: "DarkroomExampleFilters", targets: ["DarkroomExampleFilters"]),
         .library(name: "DarkroomCLI", targets: ["DarkroomCLI"]),
         .executable(name: "darkroom", targets: ["darkroom"]),
+        .library(name: "DarkroomServer", targets: ["DarkroomServer"]),
+        .executable(name: "darkroom-server", targets: ["darkroom-server"]),
         .plugin(name: "DarkroomConfigCheck", targets: ["DarkroomConfigCheck"]),
         .plugin(name: "DarkroomCheckCommand", targets: ["DarkroomCheckCommand"]),
     ],
@@ -45,6 +49,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        // The HTTP image server only (DarkroomServer); no trait: neither swift-configuration
+        // nor full Foundation comes with it.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // MARK: - C walls
@@ -140,6 +149,22 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "darkroom", dependencies: ["DarkroomCLI", "Darkroom", "DarkroomExampleFilters"]),
+        // The HTTP image server, kept out of `darkroom` so that the tool neither builds nor
+        // starts SwiftNIO (see Docs/Architecture.md, "The image server").
+        .target(
+            name: "DarkroomServer",
+            dependencies: [
+                "Darkroom", "DarkroomConfig", "DarkroomCore", "DarkroomCurl", "DarkroomSources",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "darkroom-server", dependencies: ["DarkroomServer", "Darkroom", "DarkroomExampleFilters"]),
 
         // Micro-benchmark of ImagePipeline (Benchmarks/pipeline/run.sh builds it in release mode).
         .executableTarget(
@@ -223,6 +248,13 @@ let package = Package(
             dependencies: ["DarkroomExampleFilters", "Darkroom", "DarkroomTestSupport"]
         ),
         .testTarget(name: "DarkroomPluginTests", dependencies: ["DarkroomTestSupport"]),
+        .testTarget(
+            name: "DarkroomServerTests",
+            dependencies: [
+                "darkroom-server", "DarkroomServer", "Darkroom", "DarkroomCore", "DarkroomConfig", "DarkroomCache",
+                "DarkroomTestSupport",
+            ]
+        ),
         .testTarget(
             name: "DarkroomCLITests",
             dependencies: [

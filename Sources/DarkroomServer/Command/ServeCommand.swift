@@ -1,0 +1,149 @@
+import ArgumentParser
+import Darkroom
+import DarkroomConfig
+import DarkroomCore
+import DarkroomSources
+import FoundationEssentials
+import Logging
+
+// MARK: - darkroom-server
+
+/// The `darkroom-server` command line: where the configuration, the images and the port are.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "darkroom-server",
+        abstract: "Serve the variants of filters.d/ over HTTP, rendering and caching them on demand.",
+        discussion: """
+            GET /VARIANT/SOURCE answers the variant (a [variants.NAME] of the configuration) of \
+            SOURCE: a path under --root, or a percent-encoded http(s) URL. Renders are cached in \
+            memory and on disk as [caches.*] says, and concurrent requests share their work. \
+            GET /health answers "ok".
+
+            Signed paths: with $\(ServeCommand.keyVariable) and $\(ServeCommand.saltVariable) set \
+            (hex, as imgproxy's IMGPROXY_KEY and IMGPROXY_SALT), every path must be \
+            /SIGNATURE/VARIANT/SOURCE, SIGNATURE being the unpadded base64url HMAC-SHA256 of the \
+            salt followed by /VARIANT/SOURCE.
+
+            Examples:
+              darkroom-server --root Samples
+              darkroom-server --config deploy/filters.d --root /srv/images --host 0.0.0.0 --port 8080
+              curl http://127.0.0.1:8080/thumbnail/photo.jpg -o thumbnail.jpg
+              curl http://127.0.0.1:8080/avatar/https%3A%2F%2Fexample.com%2Fcat.jpg -o avatar.png
+            """
+    )
+
+    static let keyVariable = "DARKROOM_KEY"
+    static let saltVariable = "DARKROOM_SALT"
+
+    @Option(help: "The filters.d folder (default: $DARKROOM_CONFIG, else ./filters.d, else the embedded default).")
+    var config: String?
+
+    @Option(help: "The folder image paths are served from (default: no files are served).")
+    var root: String?
+
+    @Flag(name: .customLong("no-remote"), help: "Refuse http(s) sources ([sources.http] says which hosts otherwise).")
+    var noRemote = false
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on (0: any free port, printed once listening).")
+    var port = 8080
+
+    @Option(name: .customLong("max-age"), help: "Cache-Control max-age of images, in seconds.")
+    var maxAge = 86_400
+
+    @Option(help: "An image rendered through the requested variant when a source fails.")
+    var fallback: String?
+
+    @Option(help: "Decodes, filters and encodes running at once (default: the processor count).")
+    var jobs: Int?
+
+    @Flag(name: .customLong("no-cache"), help: "Neither read nor write the caches (every request renders).")
+    var noCache = false
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel = "info"
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is not a port: expected 0…65535") }
+        guard maxAge >= 0 else { throw ValidationError("--max-age \(maxAge) is negative: expected seconds ≥ 0") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs \(jobs) must be at least 1") }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level \(logLevel) is not one of trace, debug, info, notice, warning, error, critical")
+        }
+        guard root != nil || !noRemote else {
+            throw ValidationError("nothing to serve: give --root FOLDER, or drop --no-remote")
+        }
+    }
+
+    // MARK: - Running
+
+    /// Builds the server from the options and serves until SIGTERM or SIGINT.
+    func run(registry: Registry) async throws {
+        var logger = Logger(label: "darkroom.server")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let location = ConfigLocation.resolve(explicit: config)
+        let configuration = location.load(filters: registry.filters, writableFormats: Set(registry.writableFormats))
+        let errors = configuration.errors
+        guard errors.isEmpty else {
+            let lines = errors.map { "darkroom-server: error: \($0)\n" }.joined()
+            throw ServerStartFailure("\(lines)darkroom-server: \(location) has \(errors.count) error(s); run darkroom check")
+        }
+        if !noRemote, let error = configuration.sourceErrors.first { throw ServerStartFailure("darkroom-server: error: \(error)") }
+        if !noCache, let error = configuration.cacheErrors.first { throw ServerStartFailure("darkroom-server: error: \(error)") }
+        var settings = ImageServerSettings(root: root, allowsRemoteSources: !noRemote, maxAge: maxAge)
+        settings.signer = try signer()
+        let caches = noCache ? nil : try RenderCaches(settings: configuration.cacheSettings)
+        let fallbackBytes = try fallback.map(readFallback)
+        let server = try ImageServer(registry: registry, configuration: configuration, caches: caches, settings: settings) {
+            $0.fallback = fallbackBytes
+            if let jobs { $0.maximumActiveProcessing = jobs }
+        }
+        let summary = describe(configuration: configuration, location: location, settings: settings)
+        try await ImageServerHost(server: server, host: host, port: port, logger: logger).run { address in
+            ProcessOutput.standardOutput("darkroom-server: listening on \(address) (\(summary))\n")
+        }
+    }
+
+    /// The signer `$DARKROOM_KEY` and `$DARKROOM_SALT` make, or `nil` when neither is set.
+    private func signer() throws -> URLSigner? {
+        let environment = ProcessInfo.processInfo.environment
+        let key = environment[Self.keyVariable] ?? "", salt = environment[Self.saltVariable] ?? ""
+        if key.isEmpty && salt.isEmpty { return nil }
+        guard !key.isEmpty else {
+            throw ServerStartFailure("darkroom-server: error: $\(Self.saltVariable) is set but $\(Self.keyVariable) is not")
+        }
+        return try URLSigner(hexKey: key, hexSalt: salt)
+    }
+
+    /// The `--fallback` image's bytes, refused now if they are not an image.
+    private func readFallback(_ path: String) throws -> [UInt8] {
+        do {
+            let bytes = try FileBytes.read(path)
+            _ = try ImageFormat.detect(bytes)
+            return bytes
+        } catch {
+            throw ServerStartFailure("darkroom-server: error: --fallback \(path): \(error)")
+        }
+    }
+
+    /// "4 variants from filters.d; files under /srv/images; remote sources on; unsigned paths"
+    private func describe(configuration: Configuration, location: ConfigLocation, settings: ImageServerSettings) -> String {
+        let count = configuration.variants.count
+        return [
+            "\(count) variant\(count == 1 ? "" : "s") from \(location)",
+            settings.root.map { "files under \($0)" } ?? "no files",
+            "remote sources \(settings.allowsRemoteSources ? "on" : "off")",
+            settings.signer == nil ? "unsigned paths" : "signed paths only",
+        ].joined(separator: "; ")
+    }
+}
+
+// MARK: - ServerStartFailure
+
+/// Why the server did not start, already worded as the lines to print.
+struct ServerStartFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

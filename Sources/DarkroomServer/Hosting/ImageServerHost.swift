@@ -1,0 +1,83 @@
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+// MARK: - ImageServerHost
+
+/// Serves an ``ImageServer`` over HTTP/1.1 with Hummingbird, until SIGTERM or SIGINT (then it
+/// finishes the requests in flight) or until the calling task is cancelled.
+///
+/// ```swift
+/// let host = ImageServerHost(server: server, host: "0.0.0.0", port: 8080)
+/// try await host.run { address in print("listening on \(address)") }
+/// ```
+public struct ImageServerHost: Sendable {
+    public let server: ImageServer
+    public let host: String
+    /// The port to listen on; `0` picks a free one (``run(onListening:)`` reports it).
+    public let port: Int
+    public var logger: Logger
+
+    public init(server: ImageServer, host: String = "127.0.0.1", port: Int = 8080, logger: Logger? = nil) {
+        self.server = server
+        self.host = host
+        self.port = port
+        self.logger = logger ?? Logger(label: "darkroom.server")
+    }
+
+    /// Runs the server; `onListening` gets `http://HOST:PORT` once connections are accepted.
+    public func run(
+        gracefulShutdownSignals: Bool = true, onListening: @escaping @Sendable (String) async -> Void = { _ in }
+    ) async throws {
+        let server = self.server
+        let logger = self.logger
+        let responder = CallbackResponder<BasicRequestContext> { request, _ in
+            let served = ImageServerRequest(
+                method: request.method.rawValue, path: request.head.path ?? "/", ifNoneMatch: request.headers[.ifNoneMatch])
+            let response = await server.respond(to: served)
+            Self.log(served, response, to: logger)
+            return Self.hummingbirdResponse(response)
+        }
+        let host = self.host
+        let application = Application(
+            responder: responder,
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "darkroom"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                let shown = host.contains(":") ? "[\(host)]" : host
+                await onListening("http://\(shown):\(port)")
+            },
+            logger: logger)
+        if gracefulShutdownSignals {
+            try await application.runService()
+        } else {
+            try await application.runService(gracefulShutdownSignals: [])
+        }
+    }
+
+    /// Every request at `debug`; server-side failures (5xx) at `notice`, with their message.
+    static func log(_ request: ImageServerRequest, _ response: ImageServerResponse, to logger: Logger) {
+        if response.status >= 500 {
+            let message = String(decoding: response.body, as: UTF8.self).trimmingSuffixNewline
+            logger.notice("\(request.method) \(request.path) → \(response.status): \(message)")
+        } else {
+            logger.debug("\(request.method) \(request.path) → \(response.status)")
+        }
+    }
+
+    /// The Hummingbird response carrying `response`.
+    static func hummingbirdResponse(_ response: ImageServerResponse) -> Response {
+        var fields = HTTPFields()
+        for (name, value) in response.headers {
+            if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
+        }
+        let body = response.body.isEmpty ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: response.body))
+        return Response(status: HTTPResponse.Status(code: response.status), headers: fields, body: body)
+    }
+}
+
+extension String {
+    /// The text without its final line break.
+    fileprivate var trimmingSuffixNewline: String { hasSuffix("\n") ? String(dropLast()) : self }
+}

@@ -1,0 +1,128 @@
+import Darkroom
+import DarkroomConfig
+import DarkroomCore
+import DarkroomCurl
+import DarkroomSources
+
+// MARK: - ImageServer
+
+/// Darkroom's HTTP image server, apart from any HTTP library: it turns a request into a
+/// response through an ``ImagePipeline``, so every variant is cached (memory, then disk),
+/// and concurrent requests for one source share its download, decode and filter work.
+///
+/// `GET /VARIANT/SOURCE` answers the variant's bytes with `Content-Type`, a strong `ETag`
+/// (`If-None-Match` gets `304`), `Cache-Control` and `X-Darkroom-Cache` (`memory`, `disk` or
+/// `rendered`); errors are plain text naming what was wrong, with the status
+/// ``ServerFailure`` gives. ``ImageServerHost`` serves it over HTTP/1.1.
+///
+/// ```swift
+/// let server = try ImageServer(
+///     registry: .standard, configuration: configuration, caches: caches,
+///     settings: ImageServerSettings(root: "/srv/images"))
+/// let response = await server.respond(to: ImageServerRequest(method: "GET", path: "/thumbnail/cat.jpg"))
+/// ```
+public struct ImageServer: Sendable {
+    public let pipeline: ImagePipeline
+    public let settings: ImageServerSettings
+
+    /// A server over a pipeline of your own; its registry must have the sources `settings`
+    /// allow (a `FileSource` at ``ImageServerSettings/root``, an `HTTPSource`).
+    public init(pipeline: ImagePipeline, settings: ImageServerSettings) {
+        self.pipeline = pipeline
+        self.settings = settings
+    }
+
+    /// A server over `registry` plus the sources `settings` allow (a `FileSource` at the root,
+    /// an `HTTPSource` with the configuration's `[sources.http]` settings), rendering the
+    /// configuration's variants through `caches`; `customize` may change the pipeline's
+    /// configuration before it starts.
+    ///
+    /// ```swift
+    /// let server = try ImageServer(registry: .standard, configuration: config, caches: caches, settings: settings) {
+    ///     $0.fallback = placeholderPNG        // rendered through the variant when a source fails
+    ///     $0.maximumActiveProcessing = 2
+    /// }
+    /// ```
+    /// A fallback response has a short `max-age` and `X-Darkroom-Fallback` giving the error.
+    /// - Throws: ``DarkroomError/io(path:detail:)`` when the root is not a folder.
+    public init(
+        registry: Registry, configuration: Configuration, caches: RenderCaches?, settings: ImageServerSettings,
+        customize: (inout ImagePipeline.Configuration) -> Void = { _ in }
+    ) throws {
+        var registry = registry
+        if let root = settings.root { registry.register(source: try FileSource(root: root)) }
+        if settings.allowsRemoteSources { registry.register(source: HTTPSource(settings: configuration.httpSourceSettings)) }
+        var pipeline = ImagePipeline.Configuration(registry: registry, variants: configuration, caches: caches)
+        customize(&pipeline)
+        self.init(pipeline: ImagePipeline(configuration: pipeline), settings: settings)
+    }
+
+    // MARK: - Responding
+
+    /// The response to one request. Never throws: every failure is an error response.
+    public func respond(to request: ImageServerRequest) async -> ImageServerResponse {
+        let isHead = request.method == "HEAD"
+        guard request.method == "GET" || isHead else {
+            return .failure(ServerFailure(status: 405, message: "method \(request.method) is not allowed: use GET or HEAD"))
+        }
+        let path = request.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        do {
+            switch try ImageServerRoute(path: path, signer: settings.signer) {
+            case .health:
+                return ImageServerResponse(
+                    status: 200,
+                    headers: [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store"), ("Content-Length", "3")],
+                    body: isHead ? [] : Array("ok\n".utf8))
+            case let .image(variant, source):
+                try checkAllowed(source)
+                let image = try await pipeline.image(for: source, variant: variant)
+                return response(for: image, ifNoneMatch: request.ifNoneMatch, isHead: isHead)
+            }
+        } catch {
+            return .failure(ServerFailure(error))
+        }
+    }
+
+    /// Refuses a source whose kind the settings switch off, saying how to switch it on.
+    private func checkAllowed(_ source: String) throws(ServerFailure) {
+        if let schemeEnd = source.firstRange(of: "://") {
+            let scheme = source[..<schemeEnd.lowerBound].lowercased()
+            guard scheme == "http" || scheme == "https" else {
+                throw .badRequest("unsupported source scheme '\(scheme)': only http and https URLs, or paths under the root")
+            }
+            guard settings.allowsRemoteSources else {
+                throw .forbidden("remote sources are off on this server: \(source)")
+            }
+        } else if settings.root == nil {
+            throw .forbidden("file sources are off on this server (it was started without a root folder): \(source)")
+        }
+    }
+
+    /// `200` with the bytes, or `304` when the client's tag matches.
+    private func response(for image: ImageResponse, ifNoneMatch: String?, isHead: Bool) -> ImageServerResponse {
+        let tag = EntityTag(body: image.bytes)
+        let maxAge = image.isFallback ? settings.fallbackMaxAge : settings.maxAge
+        var headers: [(name: String, value: String)] = [
+            ("ETag", tag.value), ("Cache-Control", "public, max-age=\(maxAge)"),
+            ("X-Darkroom-Cache", image.cacheLayer.rawValue),
+        ]
+        if image.isFallback {
+            let reason = image.fallbackError.map { ServerFailure($0).message } ?? "the source failed"
+            headers.append(("X-Darkroom-Fallback", Self.headerSafe(reason)))
+        }
+        if let ifNoneMatch, tag.matches(ifNoneMatch: ifNoneMatch) {
+            return ImageServerResponse(status: 304, headers: headers)
+        }
+        headers.insert(("Content-Type", image.format.mimeType), at: 0)
+        headers.append(("Content-Length", String(image.bytes.count)))
+        return ImageServerResponse(status: 200, headers: headers, body: isHead ? [] : image.bytes)
+    }
+
+    /// `text` as a header can carry it: control characters made spaces, non-ASCII ones `?`.
+    static func headerSafe(_ text: String) -> String {
+        String(text.unicodeScalars.map { scalar -> Character in
+            if scalar.value < 0x20 || scalar.value == 0x7F { return " " }
+            return scalar.isASCII ? Character(scalar) : "?"
+        })
+    }
+}

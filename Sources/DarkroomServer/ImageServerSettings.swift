@@ -1,0 +1,35 @@
+// MARK: - ImageServerSettings
+
+/// What an ``ImageServer`` serves and how its responses may be cached.
+///
+/// Files are served only from under ``root``; remote `http(s)` sources only when
+/// ``allowsRemoteSources`` (the configuration's `[sources.http]` then says which hosts); with a
+/// ``signer`` every image path must carry its signature.
+///
+/// ```swift
+/// var settings = ImageServerSettings(root: "/srv/images")
+/// settings.allowsRemoteSources = false
+/// settings.maxAge = 3600
+/// settings.signer = try URLSigner(hexKey: key, hexSalt: salt)
+/// ```
+public struct ImageServerSettings: Sendable {
+    /// The folder files are served from; `nil` serves no files.
+    public var root: String?
+    /// Whether `http://` and `https://` sources are fetched.
+    public var allowsRemoteSources: Bool
+    /// Checks every image path's signature; `nil` accepts unsigned paths.
+    public var signer: URLSigner?
+    /// `Cache-Control: public, max-age=…` of images, in seconds (default one day, as thumbor).
+    public var maxAge: Int
+    /// `max-age` of a fallback image served in place of a failed source (default 60 s): the
+    /// source may be back soon.
+    public var fallbackMaxAge: Int
+
+    public init(root: String? = nil, allowsRemoteSources: Bool = true, signer: URLSigner? = nil, maxAge: Int = 86_400) {
+        self.root = root
+        self.allowsRemoteSources = allowsRemoteSources
+        self.signer = signer
+        self.maxAge = maxAge
+        self.fallbackMaxAge = 60
+    }
+}

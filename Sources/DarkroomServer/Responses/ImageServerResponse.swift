@@ -1,0 +1,59 @@
+// MARK: - ImageServerResponse
+
+/// What an ``ImageServer`` answers: a status, headers in order, and a body. Independent of the
+/// HTTP library that carries it (``ImageServerHost`` hands it to Hummingbird).
+///
+/// ```swift
+/// let response = await server.respond(to: ImageServerRequest(method: "GET", path: "/thumbnail/cat.jpg"))
+/// response.status                    // 200
+/// response.header("Content-Type")    // "image/jpeg"
+/// ```
+public struct ImageServerResponse: Sendable {
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The first value of a header, by name in any case.
+    public func header(_ name: String) -> String? {
+        let lowered = name.lowercased()
+        return headers.first { $0.name.lowercased() == lowered }?.value
+    }
+
+    /// A plain-text error response; never cached, since the cause may pass.
+    static func failure(_ failure: ServerFailure) -> ImageServerResponse {
+        var response = ImageServerResponse(
+            status: failure.status,
+            headers: [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store")],
+            body: Array("\(failure.message)\n".utf8))
+        if failure.status == 405 { response.headers.append(("Allow", "GET, HEAD")) }
+        return response
+    }
+}
+
+// MARK: - ImageServerRequest
+
+/// The parts of an HTTP request an ``ImageServer`` looks at.
+///
+/// ```swift
+/// let request = ImageServerRequest(method: "GET", path: "/avatar/team/ana.jpg", ifNoneMatch: #""5d41…""#)
+/// ```
+public struct ImageServerRequest: Sendable {
+    /// `GET`, `HEAD`, …
+    public var method: String
+    /// The raw path, percent-encoded as sent; a query string after `?` is ignored.
+    public var path: String
+    /// The `If-None-Match` header, if any.
+    public var ifNoneMatch: String?
+
+    public init(method: String, path: String, ifNoneMatch: String? = nil) {
+        self.method = method
+        self.path = path
+        self.ifNoneMatch = ifNoneMatch
+    }
+}

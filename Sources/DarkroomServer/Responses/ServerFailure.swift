@@ -1,0 +1,87 @@
+import DarkroomCore
+
+// MARK: - ServerFailure
+
+/// An HTTP error status and the message that goes with it, as plain text, naming what was
+/// wrong: `404 unknown variant 'thumbnial' (did you mean 'thumbnail'?)`.
+///
+/// Darkroom's errors map to statuses the way an image proxy's clients expect:
+///
+/// | status | when |
+/// | --- | --- |
+/// | 400 | a malformed path, a source no source type accepts, an invalid URL |
+/// | 403 | a missing or wrong signature, a file outside the root, a host not allowed, a source type switched off |
+/// | 404 | an unknown variant, a missing file, a remote 404 or 410 |
+/// | 405 | a method other than GET and HEAD |
+/// | 422 | bytes that are not a readable image, or too large (pixels or bytes) |
+/// | 500 | an encoder or other internal failure |
+/// | 502 | any other failed fetch |
+/// | 503 | work cancelled (the server is stopping) |
+/// | 504 | a fetch that timed out |
+///
+/// ```swift
+/// let failure = ServerFailure(DarkroomError.tooManyPixels(width: 40_000, height: 40_000, limit: 100_000_000))
+/// failure.status   // 422
+/// ```
+public struct ServerFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    public var status: Int
+    public var message: String
+
+    public init(status: Int, message: String) {
+        self.status = status
+        self.message = message
+    }
+
+    public static func badRequest(_ message: String) -> ServerFailure { .init(status: 400, message: message) }
+    public static func forbidden(_ message: String) -> ServerFailure { .init(status: 403, message: message) }
+    public static func notFound(_ message: String) -> ServerFailure { .init(status: 404, message: message) }
+
+    public var description: String { "\(status) \(message)" }
+
+    // MARK: - From errors
+
+    /// The status and message for an error thrown while serving an image.
+    public init(_ error: any Error) {
+        switch error {
+        case let failure as ServerFailure:
+            self = failure
+        case let error as DarkroomError:
+            self.init(status: Self.status(of: error), message: error.description)
+        case is CancellationError:
+            self.init(status: 503, message: "cancelled: the server is stopping")
+        default:
+            self.init(status: 500, message: String(describing: error))
+        }
+    }
+
+    private static func status(of error: DarkroomError) -> Int {
+        switch error {
+        case let .invalidArgument(name, _, _):
+            switch name {
+            case "variant": return 404
+            case "file location": return 403
+            default: return 400
+            }
+        case let .io(_, detail):
+            // A folder or a device at the path is no more an image than nothing is.
+            for missing in ["no such file", "not a directory", "is a directory", "not a regular file"]
+            where detail.contains(missing) { return 404 }
+            return detail.contains("permission denied") ? 403 : 500
+        case let .fetchFailed(_, status, reason):
+            if status == 404 || status == 410 { return 404 }
+            if reason.contains("timed out") { return 504 }
+            if reason.contains("not a valid URL") { return 400 }
+            if reason.contains("allowed-hosts") || reason.contains("private") { return 403 }
+            return 502
+        case .noComponent(let kind, _):
+            return kind == "source" ? 400 : 500
+        case .emptyInput, .inputTooLarge, .unrecognizedFormat, .unsupportedFormat, .truncated, .corrupt,
+            .tooManyPixels, .invalidDimensions, .decodeFailed:
+            return 422
+        case .encodeFailed:
+            return 500
+        case .cancelled:
+            return 503
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import DarkroomTestSupport
+import Foundation
+import Glibc
+
+// MARK: - RawHTTPClient
+
+/// A minimal HTTP/1.1 client over a plain socket, for talking to `darkroom-server` on
+/// loopback the way any client would: one request per connection (`Connection: close`), the
+/// response read to the end and parsed (status, headers, body by `Content-Length`).
+///
+/// ```swift
+/// let response = try await RawHTTPClient.send("GET", "/thumbnail/a.jpg", port: 8080)
+/// #expect(response.status == 200)
+/// ```
+enum RawHTTPClient {
+    struct Response: Sendable {
+        var status: Int
+        var headers: [String: String]
+        var body: [UInt8]
+
+        func header(_ name: String) -> String? { headers[name.lowercased()] }
+        var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Sends one request on a thread of its own (the socket calls block).
+    static func send(
+        _ method: String, _ path: String, port: Int, headers: [String: String] = [:]
+    ) async throws -> Response {
+        try await onOwnThread { try sendBlocking(method, path, port: port, headers: headers) }
+    }
+
+    private static func sendBlocking(_ method: String, _ path: String, port: Int, headers: [String: String]) throws -> Response {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw Failure(description: "connect to port \(port): errno \(errno)") }
+        var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        for (name, value) in headers { request += "\(name): \(value)\r\n" }
+        request += "\r\n"
+        let bytes = Array(request.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, 0) }
+            guard n > 0 else { throw Failure(description: "send: errno \(errno)") }
+            sent += n
+        }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw Failure(description: "recv: errno \(errno)") }
+            if n == 0 { break }
+            received += buffer[..<n]
+        }
+        return try parse(received, isHead: method == "HEAD")
+    }
+
+    /// Status line, headers and body of a whole response.
+    static func parse(_ bytes: [UInt8], isHead: Bool) throws -> Response {
+        let separator: [UInt8] = [13, 10, 13, 10]
+        guard let end = bytes.indices.first(where: { bytes[$0...].starts(with: separator) }) else {
+            throw Failure(description: "no end of headers in \(bytes.count) bytes")
+        }
+        let lines = String(decoding: bytes[..<end], as: UTF8.self).components(separatedBy: "\r\n")
+        let statusParts = lines[0].split(separator: " ")
+        guard statusParts.count >= 2, let status = Int(statusParts[1]) else {
+            throw Failure(description: "bad status line \(lines[0])")
+        }
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        var body = Array(bytes[(end + 4)...])
+        if isHead || status == 304 { body = [] } else if let length = headers["content-length"].flatMap(Int.init) {
+            guard body.count == length else { throw Failure(description: "body \(body.count) bytes, Content-Length \(length)") }
+        }
+        return Response(status: status, headers: headers, body: body)
+    }
+}

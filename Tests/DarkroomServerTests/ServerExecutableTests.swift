@@ -1,0 +1,109 @@
+import Darkroom
+import DarkroomTestSupport
+import Foundation
+import Testing
+
+// MARK: - The darkroom-server executable
+
+@Suite("darkroom-server serves over real HTTP on loopback and refuses bad set-ups")
+struct ServerExecutableTests {
+    @Test("It renders, caches and answers errors over HTTP, then stops on SIGTERM")
+    func servesOverHTTP() async throws {
+        let fixture = try ServerFixture()
+        let config = try TemporaryDirectory(prefix: "darkroom-server-config")
+        try ServerFixture.configurationText.write(toFile: config.path("10-server.toml"), atomically: true, encoding: .utf8)
+        let server = try await ServerProcess.start(["--config", config.url.path, "--root", fixture.root.url.path])
+        #expect(server.banner.contains("2 variants"), "\(server.banner)")
+        #expect(server.banner.contains("files under"))
+
+        let first = try await RawHTTPClient.send("GET", "/thumb/gradient.jpg", port: server.port)
+        #expect(first.status == 200, "\(first.text)")
+        #expect(first.header("content-type") == "image/jpeg")
+        let image = try Registry.standard.decode(first.body)
+        #expect(image.width == 32 && image.height == 24)
+        let second = try await RawHTTPClient.send("GET", "/thumb/gradient.jpg", port: server.port)
+        #expect(second.header("x-darkroom-cache") == "memory")
+
+        let tag = try #require(first.header("etag"))
+        let notModified = try await RawHTTPClient.send("GET", "/thumb/gradient.jpg", port: server.port, headers: ["If-None-Match": tag])
+        #expect(notModified.status == 304)
+        let head = try await RawHTTPClient.send("HEAD", "/square/alpha.png", port: server.port)
+        #expect(head.status == 200)
+        #expect(Int(head.header("content-length") ?? "") ?? 0 > 0)
+
+        let unknown = try await RawHTTPClient.send("GET", "/thumbs/gradient.jpg", port: server.port)
+        #expect(unknown.status == 404)
+        #expect(unknown.text.contains("did you mean 'thumb'?"))
+        let health = try await RawHTTPClient.send("GET", "/health", port: server.port)
+        #expect(health.text == "ok\n")
+
+        #expect(try await server.stop() == 0)
+    }
+
+    @Test("With $DARKROOM_KEY and $DARKROOM_SALT it serves signed paths only")
+    func signing() async throws {
+        let fixture = try ServerFixture()
+        let config = try TemporaryDirectory(prefix: "darkroom-server-config")
+        try ServerFixture.configurationText.write(toFile: config.path("10-server.toml"), atomically: true, encoding: .utf8)
+        let server = try await ServerProcess.start(
+            ["--config", config.url.path, "--root", fixture.root.url.path, "--no-cache", "--no-remote"],
+            environment: ["DARKROOM_KEY": "00112233", "DARKROOM_SALT": ""])
+        #expect(server.banner.contains("signed paths only"))
+        #expect(server.banner.contains("remote sources off"))
+        // Signature of "/thumb/gradient.jpg" with key 00112233 and no salt (Python's hmac).
+        let signed = try await RawHTTPClient.send(
+            "GET", "/GNg25cKGIoQKd4kOHnYmuoT0hbQZrUJEZlZkWIU00tA/thumb/gradient.jpg", port: server.port)
+        #expect(signed.status == 200, "\(signed.text)")
+        let unsigned = try await RawHTTPClient.send("GET", "/thumb/gradient.jpg", port: server.port)
+        #expect(unsigned.status == 403)
+        _ = try await server.stop()
+    }
+
+    @Test("A configuration with errors, bad options or a salt without a key stop it before it listens")
+    func refusesBadSetups() async throws {
+        let fixture = try ServerFixture()
+        let broken = try TemporaryDirectory(prefix: "darkroom-server-broken")
+        try "[variants.thumb]\nfilters = [ { filter = \"no-such-filter\" } ]\n"
+            .write(toFile: broken.path("10-bad.toml"), atomically: true, encoding: .utf8)
+        let root = fixture.root.url.path
+        let cases: [(arguments: [String], environment: [String: String], status: Int32, message: String)] = [
+            (["--config", broken.url.path, "--root", root], [:], 1, "10-bad.toml:2"),
+            (["--no-remote"], [:], 64, "nothing to serve"),
+            (["--root", root, "--max-age", "-5"], [:], 64, "--max-age"),
+            (["--root", root + "/gradient.jpg"], [:], 1, "is not a folder"),
+            (["--root", root], ["DARKROOM_SALT": "00"], 1, "DARKROOM_KEY"),
+            (["--root", root], ["DARKROOM_KEY": "zz"], 1, "signing key"),
+            (["--root", root, "--fallback", root + "/notes.jpg"], [:], 1, "--fallback"),
+            (["--root", root, "--log-level", "loud"], [:], 64, "--log-level"),
+        ]
+        for item in cases {
+            let outcome = try await ServerProcessOutcome.run(item.arguments, environment: item.environment)
+            #expect(outcome.status == item.status, "\(item.arguments): \(outcome.stderr)")
+            #expect(outcome.stderr.contains(item.message), "\(item.arguments): \(outcome.stderr)")
+        }
+    }
+}
+
+// MARK: - ServerProcessOutcome
+
+/// A `darkroom-server` run expected to end on its own (a refused set-up).
+struct ServerProcessOutcome {
+    var status: Int32
+    var stderr: String
+
+    static func run(_ arguments: [String], environment: [String: String]) async throws -> ServerProcessOutcome {
+        try await onOwnThread {
+            let process = ServerProcess.makeProcess(arguments, environment: environment)
+            let err = Pipe()
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = err
+            try process.run()
+            // A server that starts anyway is stopped after 20 s rather than hanging the suite.
+            let deadline = DispatchTime.now() + 20
+            DispatchQueue.global().asyncAfter(deadline: deadline) { if process.isRunning { process.terminate() } }
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return ServerProcessOutcome(status: process.terminationStatus, stderr: stderr)
+        }
+    }
+}

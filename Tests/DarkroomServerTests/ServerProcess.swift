@@ -1,0 +1,92 @@
+import DarkroomTestSupport
+import Foundation
+
+// MARK: - ServerProcess
+
+/// The real `darkroom-server` executable, built beside the tests, started on a free loopback
+/// port; stopped (SIGTERM) by ``stop()`` or when the value is deinitialised.
+final class ServerProcess: Sendable {
+    let port: Int
+    /// The line the server printed once listening.
+    let banner: String
+    private let process: Process
+    private let stderr: Pipe
+
+    static let executable = BuiltExecutable.url(named: "darkroom-server")
+
+    /// A disk-cache folder for this test process, so the tests never touch the user's cache.
+    static let cacheDirectory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("darkroom-server-tests-\(ProcessInfo.processInfo.processIdentifier)").path
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Starts the server with `arguments` (plus `--host 127.0.0.1 --port 0`) on a thread of
+    /// its own, and waits for its banner.
+    static func start(_ arguments: [String], environment: [String: String] = [:]) async throws -> ServerProcess {
+        try await onOwnThread { try startBlocking(arguments, environment: environment) }
+    }
+
+    private static func startBlocking(_ arguments: [String], environment: [String: String]) throws -> ServerProcess {
+        let process = makeProcess(arguments, environment: environment)
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        var line: [UInt8] = []
+        let reader = out.fileHandleForReading
+        while true {
+            let byte = reader.readData(ofLength: 1)
+            if byte.isEmpty {
+                process.waitUntilExit()
+                let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                throw Failure(description: "darkroom-server exited (\(process.terminationStatus)) before listening: \(message)")
+            }
+            if byte[byte.startIndex] == UInt8(ascii: "\n") { break }
+            line.append(byte[byte.startIndex])
+        }
+        let banner = String(decoding: line, as: UTF8.self)
+        guard let range = banner.range(of: "http://127.0.0.1:"),
+            let port = Int(banner[range.upperBound...].prefix { $0.isNumber })
+        else {
+            process.terminate()
+            throw Failure(description: "no address in '\(banner)'")
+        }
+        return ServerProcess(port: port, banner: banner, process: process, stderr: err)
+    }
+
+    /// A `darkroom-server` process (not started) with `arguments` plus `--host 127.0.0.1
+    /// --port 0`, this test process's disk-cache folder, and `environment` on top.
+    static func makeProcess(_ arguments: [String], environment: [String: String]) -> Process {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments + ["--host", "127.0.0.1", "--port", "0"]
+        process.environment = ProcessInfo.processInfo.environment
+            .merging(["DARKROOM_CACHE_DIR": cacheDirectory]) { $1 }
+            .merging(environment) { $1 }
+        process.standardInput = FileHandle.nullDevice
+        return process
+    }
+
+    private init(port: Int, banner: String, process: Process, stderr: Pipe) {
+        self.port = port
+        self.banner = banner
+        self.process = process
+        self.stderr = stderr
+    }
+
+    /// Sends SIGTERM and waits for the exit; returns the exit status.
+    func stop() async throws -> Int32 {
+        let process = self.process
+        return try await onOwnThread {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+}
