@@ -12,7 +12,8 @@ import DarkroomSources
 ///
 /// `GET /VARIANT/SOURCE` answers the variant's bytes with `Content-Type`, a strong `ETag`
 /// (`If-None-Match` gets `304`), `Cache-Control` and `X-Darkroom-Cache` (`memory`, `disk` or
-/// `rendered`); errors are plain text naming what was wrong, with the status
+/// `rendered`), and with ``ImageServerSettings/negotiatesWebP`` WebP to clients that accept
+/// it (``WebPNegotiation``); errors are plain text naming what was wrong, with the status
 /// ``ServerFailure`` gives. ``ImageServerHost`` serves it over HTTP/1.1.
 ///
 /// ```swift
@@ -24,12 +25,16 @@ import DarkroomSources
 public struct ImageServer: Sendable {
     public let pipeline: ImagePipeline
     public let settings: ImageServerSettings
+    /// The WebP twins requests may be answered with (when ``ImageServerSettings/negotiatesWebP``).
+    public let webP: WebPNegotiation?
 
     /// A server over a pipeline of your own; its registry must have the sources `settings`
-    /// allow (a `FileSource` at ``ImageServerSettings/root``, an `HTTPSource`).
-    public init(pipeline: ImagePipeline, settings: ImageServerSettings) {
+    /// allow (a `FileSource` at ``ImageServerSettings/root``, an `HTTPSource`), and for WebP
+    /// negotiation its variants must include `webP`'s twin targets.
+    public init(pipeline: ImagePipeline, settings: ImageServerSettings, webP: WebPNegotiation? = nil) {
         self.pipeline = pipeline
         self.settings = settings
+        self.webP = settings.negotiatesWebP ? webP : nil
     }
 
     /// A server over `registry` plus the sources `settings` allow (a `FileSource` at the root,
@@ -53,8 +58,14 @@ public struct ImageServer: Sendable {
         if let root = settings.root { registry.register(source: try FileSource(root: root)) }
         if settings.allowsRemoteSources { registry.register(source: HTTPSource(settings: configuration.httpSourceSettings)) }
         var pipeline = ImagePipeline.Configuration(registry: registry, variants: configuration, caches: caches)
+        var webP: WebPNegotiation?
+        if settings.negotiatesWebP {
+            let twins = WebPNegotiation(variants: Array(pipeline.variants.values))
+            for target in twins.twinTargets { pipeline.variants[target.name] = target }
+            webP = twins
+        }
         customize(&pipeline)
-        self.init(pipeline: ImagePipeline(configuration: pipeline), settings: settings)
+        self.init(pipeline: ImagePipeline(configuration: pipeline), settings: settings, webP: webP)
     }
 
     // MARK: - Responding
@@ -75,8 +86,11 @@ public struct ImageServer: Sendable {
                     body: isHead ? [] : Array("ok\n".utf8))
             case let .image(variant, source):
                 try checkAllowed(source)
-                let image = try await pipeline.image(for: source, variant: variant)
-                return response(for: image, ifNoneMatch: request.ifNoneMatch, isHead: isHead)
+                let rendered = webP?.variant(for: variant, accept: request.accept) ?? variant
+                let image = try await pipeline.image(for: source, variant: rendered)
+                var response = response(for: image, ifNoneMatch: request.ifNoneMatch, isHead: isHead)
+                if webP?.negotiates(variant) == true { response.headers.append(("Vary", "Accept")) }
+                return response
             }
         } catch {
             return .failure(ServerFailure(error))

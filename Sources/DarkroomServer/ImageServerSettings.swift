@@ -11,6 +11,7 @@
 /// settings.allowsRemoteSources = false
 /// settings.maxAge = 3600
 /// settings.signer = try URLSigner(hexKey: key, hexSalt: salt)
+/// settings.negotiatesWebP = true
 /// ```
 public struct ImageServerSettings: Sendable {
     /// The folder files are served from; `nil` serves no files.
@@ -21,6 +22,9 @@ public struct ImageServerSettings: Sendable {
     public var signer: URLSigner?
     /// `Cache-Control: public, max-age=…` of images, in seconds (default one day, as thumbor).
     public var maxAge: Int
+    /// Serve WebP twins of JPEG and PNG variants to clients whose `Accept` lists `image/webp`
+    /// (``WebPNegotiation``); default `false`.
+    public var negotiatesWebP: Bool
     /// `max-age` of a fallback image served in place of a failed source (default 60 s): the
     /// source may be back soon.
     public var fallbackMaxAge: Int
@@ -31,5 +35,6 @@ public struct ImageServerSettings: Sendable {
         self.signer = signer
         self.maxAge = maxAge
         self.fallbackMaxAge = 60
+        self.negotiatesWebP = false
     }
 }

@@ -7,12 +7,12 @@ import Testing
 
 @Suite("darkroom-server serves over real HTTP on loopback and refuses bad set-ups")
 struct ServerExecutableTests {
-    @Test("It renders, caches and answers errors over HTTP, then stops on SIGTERM")
+    @Test("It renders, caches, negotiates WebP and answers errors over HTTP, then stops on SIGTERM")
     func servesOverHTTP() async throws {
         let fixture = try ServerFixture()
         let config = try TemporaryDirectory(prefix: "darkroom-server-config")
         try ServerFixture.configurationText.write(toFile: config.path("10-server.toml"), atomically: true, encoding: .utf8)
-        let server = try await ServerProcess.start(["--config", config.url.path, "--root", fixture.root.url.path])
+        let server = try await ServerProcess.start(["--config", config.url.path, "--root", fixture.root.url.path, "--auto-webp"])
         #expect(server.banner.contains("2 variants"), "\(server.banner)")
         #expect(server.banner.contains("files under"))
 
@@ -23,6 +23,11 @@ struct ServerExecutableTests {
         #expect(image.width == 32 && image.height == 24)
         let second = try await RawHTTPClient.send("GET", "/thumb/gradient.jpg", port: server.port)
         #expect(second.header("x-darkroom-cache") == "memory")
+
+        let webp = try await RawHTTPClient.send("GET", "/thumb/gradient.jpg", port: server.port, headers: ["Accept": "image/webp,*/*"])
+        #expect(webp.header("content-type") == "image/webp")
+        #expect(webp.header("vary") == "Accept")
+        #expect(server.banner.contains("WebP to clients that accept it"))
 
         let tag = try #require(first.header("etag"))
         let notModified = try await RawHTTPClient.send("GET", "/thumb/gradient.jpg", port: server.port, headers: ["If-None-Match": tag])

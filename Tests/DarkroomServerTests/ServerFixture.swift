@@ -51,9 +51,10 @@ struct ServerFixture {
 
     /// A server over the fixture's root and configuration, with a memory cache and no disk cache.
     func server(
-        root: Bool = true, remote: Bool = true, signer: URLSigner? = nil, fallback: [UInt8]? = nil
+        root: Bool = true, remote: Bool = true, signer: URLSigner? = nil, fallback: [UInt8]? = nil, webP: Bool = false
     ) throws -> TestServer {
-        let settings = ImageServerSettings(root: root ? self.root.url.path : nil, allowsRemoteSources: remote, signer: signer)
+        var settings = ImageServerSettings(root: root ? self.root.url.path : nil, allowsRemoteSources: remote, signer: signer)
+        settings.negotiatesWebP = webP
         let server = try ImageServer(registry: .standard, configuration: configuration, caches: nil, settings: settings) {
             $0.memoryCache = EncodedImageMemoryCache()
             $0.fallback = fallback
@@ -71,8 +72,11 @@ struct TestServer {
     let fixture: ServerFixture
 
     /// `GET path` (or another method).
-    func get(_ path: String, method: String = "GET", ifNoneMatch: String? = nil) async -> ImageServerResponse {
-        let response = await server.respond(to: ImageServerRequest(method: method, path: path, ifNoneMatch: ifNoneMatch))
+    func get(
+        _ path: String, method: String = "GET", ifNoneMatch: String? = nil, accept: String? = nil
+    ) async -> ImageServerResponse {
+        let response = await server.respond(
+            to: ImageServerRequest(method: method, path: path, ifNoneMatch: ifNoneMatch, accept: accept))
         withExtendedLifetime(fixture) {}
         return response
     }

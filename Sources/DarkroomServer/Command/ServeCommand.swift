@@ -53,6 +53,9 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("max-age"), help: "Cache-Control max-age of images, in seconds.")
     var maxAge = 86_400
 
+    @Flag(name: .customLong("auto-webp"), help: "Serve JPEG and PNG variants as WebP to clients whose Accept lists image/webp.")
+    var autoWebP = false
+
     @Option(help: "An image rendered through the requested variant when a source fails.")
     var fallback: String?
 
@@ -94,6 +97,7 @@ struct ServeCommand: ParsableCommand {
         if !noCache, let error = configuration.cacheErrors.first { throw ServerStartFailure("darkroom-server: error: \(error)") }
         var settings = ImageServerSettings(root: root, allowsRemoteSources: !noRemote, maxAge: maxAge)
         settings.signer = try signer()
+        settings.negotiatesWebP = autoWebP
         let caches = noCache ? nil : try RenderCaches(settings: configuration.cacheSettings)
         let fallbackBytes = try fallback.map(readFallback)
         let server = try ImageServer(registry: registry, configuration: configuration, caches: caches, settings: settings) {
@@ -136,7 +140,8 @@ struct ServeCommand: ParsableCommand {
             settings.root.map { "files under \($0)" } ?? "no files",
             "remote sources \(settings.allowsRemoteSources ? "on" : "off")",
             settings.signer == nil ? "unsigned paths" : "signed paths only",
-        ].joined(separator: "; ")
+            settings.negotiatesWebP ? "WebP to clients that accept it" : nil,
+        ].compactMap { $0 }.joined(separator: "; ")
     }
 }
 

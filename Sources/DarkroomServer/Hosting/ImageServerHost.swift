@@ -34,7 +34,8 @@ public struct ImageServerHost: Sendable {
         let logger = self.logger
         let responder = CallbackResponder<BasicRequestContext> { request, _ in
             let served = ImageServerRequest(
-                method: request.method.rawValue, path: request.head.path ?? "/", ifNoneMatch: request.headers[.ifNoneMatch])
+                method: request.method.rawValue, path: request.head.path ?? "/", ifNoneMatch: request.headers[.ifNoneMatch],
+                accept: request.headers[.accept])
             let response = await server.respond(to: served)
             Self.log(served, response, to: logger)
             return Self.hummingbirdResponse(response)

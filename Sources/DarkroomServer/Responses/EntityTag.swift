@@ -30,8 +30,7 @@ public struct EntityTag: Sendable, Equatable {
     /// comparison RFC 9110 prescribes for it, over a comma-separated list.
     public func matches(ifNoneMatch header: String) -> Bool {
         for candidate in header.split(separator: ",") {
-            var tag = candidate.drop(while: { $0 == " " || $0 == "\t" })
-            while let last = tag.last, last == " " || last == "\t" { tag = tag.dropLast() }
+            var tag = candidate.trimmingHeaderSpace
             if tag == "*" { return true }
             if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
             if tag == value[...] { return true }

@@ -50,10 +50,13 @@ public struct ImageServerRequest: Sendable {
     public var path: String
     /// The `If-None-Match` header, if any.
     public var ifNoneMatch: String?
+    /// The `Accept` header, if any (for ``ImageServerSettings/negotiatesWebP``).
+    public var accept: String?
 
-    public init(method: String, path: String, ifNoneMatch: String? = nil) {
+    public init(method: String, path: String, ifNoneMatch: String? = nil, accept: String? = nil) {
         self.method = method
         self.path = path
         self.ifNoneMatch = ifNoneMatch
+        self.accept = accept
     }
 }
