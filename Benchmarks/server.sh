@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# darkroom-server against thumbor, side by side (see Benchmarks/server/bench.py and
+# Benchmarks/README.md, "Server"): T1's seven JPEGs (photos/*.jpg + large/*.jpg) served as
+# thumbnails (fit within 256×256, JPEG q80) over HTTP on loopback, each server on one CPU,
+# wrk on the other; alternating rounds, medians, darkroom-server/thumbor ratios pair by pair.
+#
+#   Benchmarks/server.sh [CORPUS_DIR]          (default: ../shared/corpus)
+#   RUNS=7 SECONDS_PER_RUN=10 Benchmarks/server.sh
+#   DARKROOM_SERVER_BIN=path Benchmarks/server.sh   (measure that binary instead of building one)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$PWD"
+corpus="${1:-../shared/corpus}"
+export PYTHONDONTWRITEBYTECODE=1
+
+die() { echo "server.sh: error: $*" >&2; exit 1; }
+[ -d "$corpus/photos" ] || die "no corpus folder with photos/ at '$corpus' (give one as the first argument)"
+corpus="$(cd "$corpus" && pwd)"
+[ "$(nproc)" -ge 2 ] || die "needs two CPUs (one for the server, one for wrk)"
+
+# MARK: - Tools (installed only when missing)
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+if ! command -v wrk >/dev/null; then
+    echo "server.sh: installing wrk (apt-get)" >&2
+    as_root apt-get install -y wrk >/dev/null 2>&1 \
+        || { as_root apt-get update >/dev/null && as_root apt-get install -y wrk >/dev/null; } \
+        || die "could not install wrk with apt-get"
+fi
+venv="$root/.build-server-bench/venv"
+if [ ! -x "$venv/bin/thumbor" ]; then
+    echo "server.sh: installing thumbor (pip, in $venv)" >&2
+    python3 -m venv "$venv" || die "could not make a virtual environment"
+    "$venv/bin/pip" install --quiet thumbor || die "could not pip install thumbor"
+fi
+
+# MARK: - darkroom-server, release build
+
+bin="${DARKROOM_SERVER_BIN:-}"
+if [ -z "$bin" ]; then
+    echo "server.sh: building darkroom-server (release)" >&2
+    swift build -c release --product darkroom-server >/dev/null || die "release build failed"
+    bin="$(swift build -c release --show-bin-path)/darkroom-server"
+fi
+[ -x "$bin" ] || die "no darkroom-server at '$bin'"
+
+# MARK: - Run
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/darkroom-server-bench.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/root"
+# Copies, not links: darkroom-server refuses symbolic links that lead outside its root.
+cp "$corpus"/photos/*.jpg "$corpus"/large/*.jpg "$work/root/"
+echo "$(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); $(uname -sr)"
+"$venv/bin/python" "$root/Benchmarks/server/bench.py" "$work/root" "$work" "$bin" "$venv/bin/thumbor" \
+    "$root/Benchmarks/server/filters.d" "$root/Benchmarks/server/paths.lua"

@@ -1,0 +1,162 @@
+"""darkroom-server against thumbor, side by side: requests/s and latency for the same thumbnails.
+
+Run by Benchmarks/server.sh, which builds darkroom-server and installs wrk and thumbor. Both
+servers are pinned to CPU 0 (darkroom-server with --jobs 1; thumbor is one process), wrk to CPU 1,
+so each server has one core, as in peers.sh's single-threaded tasks.
+
+Scenarios:
+  render   every request renders (darkroom-server --no-cache; thumbor without result storage)
+  hit      darkroom-server's memory-cache hits (no peer: thumbor has no memory result cache)
+Rounds alternate the servers (order reversed every other round) after a warm-up; medians, and
+the darkroom/thumbor throughput ratio taken round by round.
+"""
+
+import json
+import os
+import re
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+
+from PIL import Image
+import io
+
+ROOT, WORK, DARKROOM, THUMBOR, CONFIG, LUA = sys.argv[1:7]
+RUNS = int(os.environ.get("RUNS", "5"))
+SECONDS = int(os.environ.get("SECONDS_PER_RUN", "8"))
+CONNECTIONS = int(os.environ.get("CONNECTIONS", "2"))
+FILES = sorted(f for f in os.listdir(ROOT) if f.endswith(".jpg"))
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_until_up(port, process, name):
+    for _ in range(300):
+        if process.poll() is not None:
+            sys.exit(f"server.sh: error: {name} exited ({process.returncode}) before listening")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.1)
+    sys.exit(f"server.sh: error: {name} did not listen on {port}")
+
+
+def start(name, cache=False):
+    port = free_port()
+    if name == "darkroom":
+        command = [DARKROOM, "--config", CONFIG, "--root", ROOT, "--no-remote", "--jobs", "1",
+                   "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
+        if not cache:
+            command.append("--no-cache")
+        paths = [f"/t1/{f}" for f in FILES]
+    else:
+        conf = os.path.join(WORK, "thumbor.conf")
+        with open(conf, "w") as out:
+            out.write(
+                "LOADER = 'thumbor.loaders.file_loader'\n"
+                f"FILE_LOADER_ROOT_PATH = {ROOT!r}\n"
+                "STORAGE = 'thumbor.storages.no_storage'\n"
+                "RESULT_STORAGE = 'thumbor.result_storages.no_storage'\n"
+                "ALLOW_UNSAFE_URL = True\nQUALITY = 80\nENGINE_THREADPOOL_SIZE = 0\n")
+        command = [THUMBOR, "--port", str(port), "--ip", "127.0.0.1", "--conf", conf, "-l", "error"]
+        paths = [f"/unsafe/fit-in/256x256/filters:quality(80)/{f}" for f in FILES]
+    process = subprocess.Popen(["taskset", "-c", "0"] + command, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    wait_until_up(port, process, name)
+    return process, port, paths
+
+
+def fetch(port, path):
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=60) as response:
+        return response.status, response.read()
+
+
+def wrk(port, paths, connections):
+    out = subprocess.run(
+        ["taskset", "-c", "1", "wrk", "-t1", f"-c{connections}", f"-d{SECONDS}s", "--latency", "-s", LUA,
+         f"http://127.0.0.1:{port}", "--"] + paths,
+        capture_output=True, text=True, check=True).stdout
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    p50 = re.search(r"50%\s+([\d.]+)(us|ms|s)", out)
+    scale = {"us": 1e-3, "ms": 1.0, "s": 1e3}[p50.group(2)]
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    if errors:
+        sys.exit(f"server.sh: error: {errors.group(1)} failed responses:\n{out}")
+    return rate, float(p50.group(1)) * scale
+
+
+def check_outputs(servers):
+    """Every path answers 200 with a JPEG fitting 256×256; both servers agree on the size (±1)."""
+    sizes = {}
+    for name, (_, port, paths) in servers.items():
+        for file, path in zip(FILES, paths):
+            status, body = fetch(port, path)
+            image = Image.open(io.BytesIO(body))
+            if status != 200 or image.format != "JPEG" or max(image.size) != 256:
+                sys.exit(f"server.sh: error: {name} {path}: status {status}, {image.format} {image.size}")
+            sizes.setdefault(file, {})[name] = image.size
+    for file, by in sizes.items():
+        (w1, h1), (w2, h2) = by["darkroom"], by["thumbor"]
+        if abs(w1 - w2) > 1 or abs(h1 - h2) > 1:
+            sys.exit(f"server.sh: error: {file}: darkroom {w1}x{h1}, thumbor {w2}x{h2}")
+    return sizes
+
+
+def main():
+    servers = {"darkroom": start("darkroom"), "thumbor": start("thumbor")}
+    try:
+        check_outputs(servers)
+        for name, (_, port, paths) in servers.items():  # warm-up
+            wrk(port, paths, CONNECTIONS)
+        results = {name: [] for name in servers}
+        for round_index in range(RUNS):
+            order = list(servers) if round_index % 2 == 0 else list(reversed(servers))
+            for name in order:
+                _, port, paths = servers[name]
+                results[name].append(wrk(port, paths, CONNECTIONS))
+    finally:
+        for process, _, _ in servers.values():
+            process.send_signal(signal.SIGTERM)
+            process.wait(timeout=30)
+
+    hit_process, hit_port, hit_paths = start("darkroom", cache=True)
+    try:
+        for path in hit_paths:
+            fetch(hit_port, path)
+        wrk(hit_port, hit_paths, 8)
+        hits = [wrk(hit_port, hit_paths, 8) for _ in range(RUNS)]
+    finally:
+        hit_process.send_signal(signal.SIGTERM)
+        hit_process.wait(timeout=30)
+
+    ratios = [d[0] / t[0] for d, t in zip(results["darkroom"], results["thumbor"])]
+    print(f"{len(FILES)} JPEGs, fit within 256x256, JPEG q80; {RUNS} alternating rounds of {SECONDS} s, "
+          f"{CONNECTIONS} connections, each server on one CPU (medians)")
+    print(f"  {'server':<26}{'requests/s':>12}{'p50 latency':>14}")
+    for name in servers:
+        rates = [r for r, _ in results[name]]
+        p50s = [p for _, p in results[name]]
+        label = "darkroom-server" if name == "darkroom" else "thumbor " + THUMBOR_VERSION
+        print(f"  {label + ' (render)':<26}{statistics.median(rates):>12.1f}{statistics.median(p50s):>11.2f} ms")
+    print(f"  {'ratio (pairwise)':<26}{statistics.median(ratios):>12.2f}   darkroom-server / thumbor throughput "
+          f"(rounds: {', '.join(f'{r:.2f}' for r in ratios)})")
+    print(f"  {'darkroom-server (hit)':<26}{statistics.median(r for r, _ in hits):>12.1f}"
+          f"{statistics.median(p for _, p in hits):>11.3f} ms   memory-cache hits, 8 connections")
+    print(json.dumps({"render": results, "ratios": ratios, "hits": hits}), file=open(os.path.join(WORK, "results.json"), "w"))
+
+
+THUMBOR_VERSION = subprocess.run([THUMBOR.replace("bin/thumbor", "bin/python"), "-c",
+                                  "import thumbor; print(thumbor.__version__)"],
+                                 capture_output=True, text=True).stdout.strip()
+
+if __name__ == "__main__":
+    main()
