@@ -80,6 +80,7 @@ struct ServerExecutableTests {
             (["--root", root], ["DARKROOM_KEY": "zz"], 1, "signing key"),
             (["--root", root, "--fallback", root + "/notes.jpg"], [:], 1, "--fallback"),
             (["--root", root, "--log-level", "loud"], [:], 64, "--log-level"),
+            (["--root", root, "--host", "no.such.host.invalid"], [:], 1, "cannot listen on no.such.host.invalid port 0"),
         ]
         for item in cases {
             let outcome = try await ServerProcessOutcome.run(item.arguments, environment: item.environment)

@@ -22,7 +22,7 @@ final class ServerProcess: Sendable {
         var description: String
     }
 
-    /// Starts the server with `arguments` (plus `--host 127.0.0.1 --port 0`) on a thread of
+    /// Starts the server with `arguments` (after `--host 127.0.0.1 --port 0`) on a thread of
     /// its own, and waits for its banner.
     static func start(_ arguments: [String], environment: [String: String] = [:]) async throws -> ServerProcess {
         try await onOwnThread { try startBlocking(arguments, environment: environment) }
@@ -56,12 +56,12 @@ final class ServerProcess: Sendable {
         return ServerProcess(port: port, banner: banner, process: process, stderr: err)
     }
 
-    /// A `darkroom-server` process (not started) with `arguments` plus `--host 127.0.0.1
-    /// --port 0`, this test process's disk-cache folder, and `environment` on top.
+    /// A `darkroom-server` process (not started) with `--host 127.0.0.1 --port 0` and then
+    /// `arguments` (which may override them), this test process's disk-cache folder, and `environment` on top.
     static func makeProcess(_ arguments: [String], environment: [String: String]) -> Process {
         let process = Process()
         process.executableURL = executable
-        process.arguments = arguments + ["--host", "127.0.0.1", "--port", "0"]
+        process.arguments = ["--host", "127.0.0.1", "--port", "0"] + arguments
         process.environment = ProcessInfo.processInfo.environment
             .merging(["DARKROOM_CACHE_DIR": cacheDirectory]) { $1 }
             .merging(environment) { $1 }

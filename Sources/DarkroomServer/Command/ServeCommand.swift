@@ -5,6 +5,7 @@ import DarkroomCore
 import DarkroomSources
 import FoundationEssentials
 import Logging
+import Synchronization
 
 // MARK: - darkroom-server
 
@@ -105,8 +106,15 @@ struct ServeCommand: ParsableCommand {
             if let jobs { $0.maximumActiveProcessing = jobs }
         }
         let summary = describe(configuration: configuration, location: location, settings: settings)
-        try await ImageServerHost(server: server, host: host, port: port, logger: logger).run { address in
-            ProcessOutput.standardOutput("darkroom-server: listening on \(address) (\(summary))\n")
+        let listening = Mutex(false)
+        do {
+            try await ImageServerHost(server: server, host: host, port: port, logger: logger).run { address in
+                listening.withLock { $0 = true }
+                ProcessOutput.standardOutput("darkroom-server: listening on \(address) (\(summary))\n")
+            }
+        } catch where !listening.withLock({ $0 }) {
+            // Bind failures (a port in use, an unknown host) say which address was asked for.
+            throw ServerStartFailure("darkroom-server: error: cannot listen on \(host) port \(port): \(error)")
         }
     }
 
