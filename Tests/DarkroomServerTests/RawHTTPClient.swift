@@ -33,11 +33,32 @@ enum RawHTTPClient {
         try await onOwnThread { try sendBlocking(method, path, port: port, headers: headers) }
     }
 
-    private static func sendBlocking(_ method: String, _ path: String, port: Int, headers: [String: String]) throws -> Response {
+    /// Connects, sends `partial` (perhaps an unfinished request) and returns the seconds until
+    /// the server closes the connection, or `nil` if it is still open after `limit` seconds.
+    static func secondsUntilClosed(port: Int, sending partial: String = "", limit: Int = 10) async throws -> Double? {
+        try await onOwnThread {
+            let fd = try connected(port: port, receiveTimeout: limit)
+            defer { close(fd) }
+            if !partial.isEmpty { _ = Array(partial.utf8).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, 0) } }
+            let start = Date()
+            var byte: UInt8 = 0
+            while true {
+                let n = recv(fd, &byte, 1, 0)
+                if n == 0 { return Date().timeIntervalSince(start) }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    // A receive timeout: still open. A reset: closed.
+                    return errno == EAGAIN || errno == EWOULDBLOCK ? nil : Date().timeIntervalSince(start)
+                }
+            }
+        }
+    }
+
+    /// A socket connected to 127.0.0.1:`port`, reads timing out after `receiveTimeout` seconds.
+    private static func connected(port: Int, receiveTimeout: Int) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
-        defer { close(fd) }
-        var timeout = timeval(tv_sec: 30, tv_usec: 0)
+        var timeout = timeval(tv_sec: receiveTimeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -46,7 +67,16 @@ enum RawHTTPClient {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { throw Failure(description: "connect to port \(port): errno \(errno)") }
+        guard connected == 0 else {
+            close(fd)
+            throw Failure(description: "connect to port \(port): errno \(errno)")
+        }
+        return fd
+    }
+
+    private static func sendBlocking(_ method: String, _ path: String, port: Int, headers: [String: String]) throws -> Response {
+        let fd = try connected(port: port, receiveTimeout: 30)
+        defer { close(fd) }
         var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
         request += "\r\n"

@@ -1,4 +1,5 @@
 import Darkroom
+import DarkroomServer
 import DarkroomTestSupport
 import Foundation
 import Testing
@@ -64,6 +65,25 @@ struct ServerExecutableTests {
         _ = try await server.stop()
     }
 
+    @Test("Idle and trickling connections are closed after --idle-timeout; a slow render is not cut")
+    func idleTimeout() async throws {
+        let fixture = try ServerFixture()
+        let upstream = try await LoopbackHTTPServer.launch()
+        let config = try TemporaryDirectory(prefix: "darkroom-server-config")
+        try ServerFixture.configurationText.write(toFile: config.path("10-server.toml"), atomically: true, encoding: .utf8)
+        let server = try await ServerProcess.start(
+            ["--config", config.url.path, "--root", fixture.root.url.path, "--no-cache", "--idle-timeout", "1"])
+        let idle = try #require(try await RawHTTPClient.secondsUntilClosed(port: server.port))
+        #expect(idle >= 0.5 && idle < 5, "closed after \(idle) s")
+        let trickling = try #require(try await RawHTTPClient.secondsUntilClosed(port: server.port, sending: "GET /thumb/gra"))
+        #expect(trickling < 5, "closed after \(trickling) s")
+
+        let slow = PercentEncoding.encode(upstream.url("/image/gradient.jpg?delay=2"), keepingSlashes: false)
+        let response = try await RawHTTPClient.send("GET", "/thumb/\(slow)", port: server.port)
+        #expect(response.status == 200, "\(response.text)")
+        _ = try await server.stop()
+    }
+
     @Test("A configuration with errors, bad options or a salt without a key stop it before it listens")
     func refusesBadSetups() async throws {
         let fixture = try ServerFixture()
@@ -80,6 +100,7 @@ struct ServerExecutableTests {
             (["--root", root], ["DARKROOM_KEY": "zz"], 1, "signing key"),
             (["--root", root, "--fallback", root + "/notes.jpg"], [:], 1, "--fallback"),
             (["--root", root, "--log-level", "loud"], [:], 64, "--log-level"),
+            (["--root", root, "--idle-timeout", "-1"], [:], 64, "--idle-timeout"),
             (["--root", root, "--host", "no.such.host.invalid"], [:], 1, "cannot listen on no.such.host.invalid port 0"),
         ]
         for item in cases {

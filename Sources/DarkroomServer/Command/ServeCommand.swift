@@ -51,6 +51,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The port to listen on (0: any free port, printed once listening).")
     var port = 8080
 
+    @Option(name: .customLong("idle-timeout"), help: "Seconds before an idle connection is closed (0: never).")
+    var idleTimeout: Double = 60
+
     @Option(name: .customLong("max-age"), help: "Cache-Control max-age of images, in seconds.")
     var maxAge = 86_400
 
@@ -71,6 +74,9 @@ struct ServeCommand: ParsableCommand {
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is not a port: expected 0…65535") }
+        guard idleTimeout >= 0, idleTimeout.isFinite else {
+            throw ValidationError("--idle-timeout \(idleTimeout) is not a duration: expected seconds ≥ 0")
+        }
         guard maxAge >= 0 else { throw ValidationError("--max-age \(maxAge) is negative: expected seconds ≥ 0") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs \(jobs) must be at least 1") }
         guard Logger.Level(rawValue: logLevel) != nil else {
@@ -108,7 +114,8 @@ struct ServeCommand: ParsableCommand {
         let summary = describe(configuration: configuration, location: location, settings: settings)
         let listening = Mutex(false)
         do {
-            try await ImageServerHost(server: server, host: host, port: port, logger: logger).run { address in
+            try await ImageServerHost(
+                server: server, host: host, port: port, idleTimeout: idleTimeout > 0 ? idleTimeout : nil, logger: logger).run { address in
                 listening.withLock { $0 = true }
                 ProcessOutput.standardOutput("darkroom-server: listening on \(address) (\(summary))\n")
             }

@@ -9,7 +9,7 @@ import NIOCore
 /// finishes the requests in flight) or until the calling task is cancelled.
 ///
 /// ```swift
-/// let host = ImageServerHost(server: server, host: "0.0.0.0", port: 8080)
+/// let host = ImageServerHost(server: server, host: "0.0.0.0", port: 8080, idleTimeout: 30)
 /// try await host.run { address in print("listening on \(address)") }
 /// ```
 public struct ImageServerHost: Sendable {
@@ -18,11 +18,18 @@ public struct ImageServerHost: Sendable {
     /// The port to listen on; `0` picks a free one (``run(onListening:)`` reports it).
     public let port: Int
     public var logger: Logger
+    /// Seconds a connection may sit between requests (or in the middle of sending one) before
+    /// it is closed, so idle and trickling clients cannot hold connections forever; `nil` for
+    /// no limit. A request being answered is never cut.
+    public var idleTimeout: Double?
 
-    public init(server: ImageServer, host: String = "127.0.0.1", port: Int = 8080, logger: Logger? = nil) {
+    public init(
+        server: ImageServer, host: String = "127.0.0.1", port: Int = 8080, idleTimeout: Double? = 60, logger: Logger? = nil
+    ) {
         self.server = server
         self.host = host
         self.port = port
+        self.idleTimeout = idleTimeout
         self.logger = logger ?? Logger(label: "darkroom.server")
     }
 
@@ -41,8 +48,10 @@ public struct ImageServerHost: Sendable {
             return Self.hummingbirdResponse(response)
         }
         let host = self.host
+        let idle = idleTimeout.map { TimeAmount.nanoseconds(Int64($0 * 1_000_000_000)) }
         let application = Application(
             responder: responder,
+            server: .http1(configuration: .init(idleTimeout: idle)),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "darkroom"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
