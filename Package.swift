@@ -54,6 +54,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // MARK: - C walls
@@ -158,6 +159,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -252,7 +255,7 @@ let package = Package(
             name: "DarkroomServerTests",
             dependencies: [
                 "darkroom-server", "DarkroomServer", "Darkroom", "DarkroomCore", "DarkroomConfig", "DarkroomCache",
-                "DarkroomTestSupport",
+                "DarkroomTestSupport", .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         .testTarget(

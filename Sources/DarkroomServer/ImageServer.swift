@@ -64,6 +64,8 @@ public struct ImageServer: Sendable {
             for target in twins.twinTargets { pipeline.variants[target.name] = target }
             webP = twins
         }
+        pipeline.metricsFactory = settings.metrics?.factory
+        if let prefix = settings.metrics?.prefix { pipeline.metricsPrefix = prefix }
         customize(&pipeline)
         self.init(pipeline: ImagePipeline(configuration: pipeline), settings: settings, webP: webP)
     }
@@ -72,6 +74,12 @@ public struct ImageServer: Sendable {
 
     /// The response to one request. Never throws: every failure is an error response.
     public func respond(to request: ImageServerRequest) async -> ImageServerResponse {
+        let response = await answer(request)
+        settings.metrics?.record(status: response.status)
+        return response
+    }
+
+    private func answer(_ request: ImageServerRequest) async -> ImageServerResponse {
         let isHead = request.method == "HEAD"
         guard request.method == "GET" || isHead else {
             return .failure(ServerFailure(status: 405, message: "method \(request.method) is not allowed: use GET or HEAD"))
@@ -80,10 +88,12 @@ public struct ImageServer: Sendable {
         do {
             switch try ImageServerRoute(path: path, signer: settings.signer) {
             case .health:
-                return ImageServerResponse(
-                    status: 200,
-                    headers: [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store"), ("Content-Length", "3")],
-                    body: isHead ? [] : Array("ok\n".utf8))
+                return .text("ok\n", isHead: isHead)
+            case .metrics:
+                guard let metrics = settings.metrics else {
+                    throw ServerFailure.notFound("metrics are off on this server (darkroom-server --metrics turns them on)")
+                }
+                return .text(metrics.exposition(), type: "text/plain; version=0.0.4; charset=utf-8", isHead: isHead)
             case let .image(variant, source):
                 try checkAllowed(source)
                 let rendered = webP?.variant(for: variant, accept: request.accept) ?? variant

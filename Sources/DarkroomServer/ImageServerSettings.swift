@@ -25,6 +25,9 @@ public struct ImageServerSettings: Sendable {
     /// Serve WebP twins of JPEG and PNG variants to clients whose `Accept` lists `image/webp`
     /// (``WebPNegotiation``); default `false`.
     public var negotiatesWebP: Bool
+    /// Counts responses, feeds the pipeline's metrics, and serves `/metrics`; `nil` (the
+    /// default) answers `/metrics` with 404.
+    public var metrics: ServerMetrics?
     /// `max-age` of a fallback image served in place of a failed source (default 60 s): the
     /// source may be back soon.
     public var fallbackMaxAge: Int
@@ -36,5 +39,6 @@ public struct ImageServerSettings: Sendable {
         self.maxAge = maxAge
         self.fallbackMaxAge = 60
         self.negotiatesWebP = false
+        self.metrics = nil
     }
 }

@@ -13,7 +13,7 @@ struct ServerExecutableTests {
         let fixture = try ServerFixture()
         let config = try TemporaryDirectory(prefix: "darkroom-server-config")
         try ServerFixture.configurationText.write(toFile: config.path("10-server.toml"), atomically: true, encoding: .utf8)
-        let server = try await ServerProcess.start(["--config", config.url.path, "--root", fixture.root.url.path, "--auto-webp"])
+        let server = try await ServerProcess.start(["--config", config.url.path, "--root", fixture.root.url.path, "--auto-webp", "--metrics"])
         #expect(server.banner.contains("2 variants"), "\(server.banner)")
         #expect(server.banner.contains("files under"))
 
@@ -42,6 +42,8 @@ struct ServerExecutableTests {
         #expect(unknown.text.contains("did you mean 'thumb'?"))
         let health = try await RawHTTPClient.send("GET", "/health", port: server.port)
         #expect(health.text == "ok\n")
+        let metrics = try await RawHTTPClient.send("GET", "/metrics", port: server.port)
+        #expect(metrics.text.contains(#"darkroom_http_responses_total{status="404"} 1"#), "\(metrics.text)")
 
         #expect(try await server.stop() == 0)
     }

@@ -5,6 +5,7 @@ import DarkroomCore
 import DarkroomSources
 import FoundationEssentials
 import Logging
+import Prometheus
 import Synchronization
 
 // MARK: - darkroom-server
@@ -66,6 +67,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Decodes, filters and encodes running at once (default: the processor count).")
     var jobs: Int?
 
+    @Flag(help: "Serve Prometheus metrics at /metrics (to anyone who can reach the port).")
+    var metrics = false
+
     @Flag(name: .customLong("no-cache"), help: "Neither read nor write the caches (every request renders).")
     var noCache = false
 
@@ -105,6 +109,10 @@ struct ServeCommand: ParsableCommand {
         var settings = ImageServerSettings(root: root, allowsRemoteSources: !noRemote, maxAge: maxAge)
         settings.signer = try signer()
         settings.negotiatesWebP = autoWebP
+        if metrics {
+            let registry = PrometheusCollectorRegistry()
+            settings.metrics = ServerMetrics(factory: PrometheusMetricsFactory(registry: registry)) { registry.emitToBuffer() }
+        }
         let caches = noCache ? nil : try RenderCaches(settings: configuration.cacheSettings)
         let fallbackBytes = try fallback.map(readFallback)
         let server = try ImageServer(registry: registry, configuration: configuration, caches: caches, settings: settings) {
@@ -156,6 +164,7 @@ struct ServeCommand: ParsableCommand {
             "remote sources \(settings.allowsRemoteSources ? "on" : "off")",
             settings.signer == nil ? "unsigned paths" : "signed paths only",
             settings.negotiatesWebP ? "WebP to clients that accept it" : nil,
+            settings.metrics == nil ? nil : "metrics at /metrics",
         ].compactMap { $0 }.joined(separator: "; ")
     }
 }

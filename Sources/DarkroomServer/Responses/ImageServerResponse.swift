@@ -25,6 +25,19 @@ public struct ImageServerResponse: Sendable {
         return headers.first { $0.name.lowercased() == lowered }?.value
     }
 
+    /// A `200` text response, never cached (`/health`, `/metrics`).
+    static func text(_ body: String, isHead: Bool) -> ImageServerResponse {
+        text(Array(body.utf8), type: "text/plain; charset=utf-8", isHead: isHead)
+    }
+
+    /// ``text(_:isHead:)`` with bytes of any text type.
+    static func text(_ body: [UInt8], type: String, isHead: Bool) -> ImageServerResponse {
+        ImageServerResponse(
+            status: 200,
+            headers: [("Content-Type", type), ("Cache-Control", "no-store"), ("Content-Length", String(body.count))],
+            body: isHead ? [] : body)
+    }
+
     /// A plain-text error response; never cached, since the cause may pass.
     static func failure(_ failure: ServerFailure) -> ImageServerResponse {
         var response = ImageServerResponse(

@@ -3,6 +3,7 @@
 /// What a request path asks for.
 ///
 /// - `/health` — a liveness check.
+/// - `/metrics` — the metrics, when the server has them (``ServerMetrics``).
 /// - `/VARIANT/SOURCE` — the variant of a source, `SOURCE` being a path under the server's
 ///   root (`photos/cat.jpg`) or a percent-encoded `http(s)` URL
 ///   (`https%3A%2F%2Fexample.com%2Fcat.jpg`; `https://example.com/cat.jpg` as it is works too
@@ -17,6 +18,7 @@
 /// ```
 public enum ImageServerRoute: Sendable, Equatable {
     case health
+    case metrics
     case image(variant: String, source: String)
 
     /// The route of a request path (the raw path, without the query).
@@ -24,8 +26,8 @@ public enum ImageServerRoute: Sendable, Equatable {
     public init(path: String, signer: URLSigner?) throws(ServerFailure) {
         let path = path[...]
         guard path.hasPrefix("/") else { throw .badRequest("the path must start with '/'") }
-        if path == "/health" {
-            self = .health
+        if path == "/health" || path == "/metrics" {
+            self = path == "/health" ? .health : .metrics
             return
         }
         var signed = path
