@@ -26,9 +26,15 @@ public enum ImageServerRoute: Sendable, Equatable {
     public init(path: String, signer: URLSigner?) throws(ServerFailure) {
         let path = path[...]
         guard path.hasPrefix("/") else { throw .badRequest("the path must start with '/'") }
-        if path == "/health" || path == "/metrics" {
-            self = path == "/health" ? .health : .metrics
+        switch path {
+        case "/health":
+            self = .health
             return
+        case "/metrics":
+            self = .metrics
+            return
+        default:
+            break
         }
         var signed = path
         if let signer {
