@@ -11,7 +11,7 @@ import DarkroomCore
 /// ```
 public enum StandardFilters {
     /// Every standard filter that needs nothing but its arguments (all but `overlay`).
-    public static let schemas: [FilterSchema] = color + convolution + shape + geometry
+    public static let schemas: [FilterSchema] = color + convolution + shape + geometry + composition
 
     /// `grayscale`, `sepia`, `brightness`, `contrast`, `saturation`, `negate`, `tint`.
     public static let color: [FilterSchema] = [
@@ -48,6 +48,11 @@ public enum StandardFilters {
         FilterSchema(FlopFilter.self),
         FilterSchema(PadFilter.self),
         FilterSchema(ExtendFilter.self),
+    ]
+
+    /// `flatten` (`overlay` needs a loader: ``overlaySchema(loadingWith:)``).
+    public static let composition: [FilterSchema] = [
+        FilterSchema(FlattenFilter.self),
     ]
 
     /// The `overlay` schema, loading overlay files with `load` (the application's decoder).

@@ -10,10 +10,11 @@ struct StandardFiltersListTests {
     @Test("names are unique, every group is listed, and overlay is kept apart because it needs a loader")
     func names() {
         let names = StandardFilters.schemas.map(\.name)
-        let groups = (StandardFilters.color + StandardFilters.convolution + StandardFilters.shape).map(\.name)
+        let groups = (StandardFilters.color + StandardFilters.convolution + StandardFilters.shape
+            + StandardFilters.composition).map(\.name)
         #expect(groups == [
             "grayscale", "sepia", "brightness", "contrast", "saturation", "negate", "tint",
-            "blur", "sharpen", "pixelate", "rounded-corners", "circle",
+            "blur", "sharpen", "pixelate", "rounded-corners", "circle", "flatten",
         ])
         #expect(Set(names).count == names.count)
         #expect(Set(groups).isSubset(of: Set(names)))
@@ -31,8 +32,8 @@ struct StandardFiltersListTests {
 
     @Test("idempotent filters are exactly the ones that are")
     func idempotence() {
-        let mine = StandardFilters.color + StandardFilters.convolution + StandardFilters.shape
-        #expect(mine.filter(\.isIdempotent).map(\.name) == ["grayscale", "pixelate", "rounded-corners", "circle"])
+        let mine = StandardFilters.color + StandardFilters.convolution + StandardFilters.shape + StandardFilters.composition
+        #expect(mine.filter(\.isIdempotent).map(\.name) == ["grayscale", "pixelate", "rounded-corners", "circle", "flatten"])
     }
 }
 
