@@ -8,7 +8,7 @@ import DarkroomCore
 /// CCurlShims does not link libcurl: the first URL parsed `dlopen`s `libcurl.so.4` (with its
 /// TLS, Kerberos, LDAP, SSH … libraries), so programs that never fetch a URL never pay for
 /// mapping them. When libcurl is not installed, every ``HTTPSource`` call that needs it throws
-/// ``DarkroomError/fetchFailed(url:status:reason:)`` with an install hint.
+/// ``DarkroomError/fetchFailed(url:status:reason:kind:)`` with an install hint.
 ///
 /// ```swift
 /// try CurlLibrary.require(url: "https://example.com/a.jpg")

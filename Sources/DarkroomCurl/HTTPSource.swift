@@ -63,7 +63,7 @@ public final class HTTPSource: ImageSource {
 
     /// The normalised URL: scheme and host lower-case, no default port, no fragment, and
     /// credentials written in the URL replaced by their SHA-256 (caches persist keys).
-    /// - Throws: ``DarkroomError/fetchFailed(url:status:reason:)`` for a malformed or non-http(s) URL.
+    /// - Throws: ``DarkroomError/fetchFailed(url:status:reason:kind:)`` for a malformed or non-http(s) URL.
     public func key(for location: String) throws -> String {
         try HTTPURL(location).key
     }
@@ -90,13 +90,15 @@ public final class HTTPSource: ImageSource {
             guard let target = response.redirectURL, !target.isEmpty else {
                 throw DarkroomError.fetchFailed(
                     url: location, status: response.status,
-                    reason: "HTTP \(response.head.statusDescription) without a Location to follow")
+                    reason: "HTTP \(response.head.statusDescription) without a Location to follow",
+                    kind: .invalidResponse)
             }
             redirects += 1
             guard redirects <= settings.maxRedirects else {
                 throw DarkroomError.fetchFailed(
                     url: location, status: response.status,
-                    reason: "too many redirects (more than \(settings.maxRedirects))")
+                    reason: "too many redirects (more than \(settings.maxRedirects))",
+                    kind: .invalidResponse)
             }
             current = try redirectTarget(target, location: location)
         }
@@ -202,20 +204,22 @@ public final class HTTPSource: ImageSource {
             let what = redirect ? "redirect to \(url.normalized) refused: host" : "host"
             throw DarkroomError.fetchFailed(
                 url: location, status: nil,
-                reason: "\(what) \(url.host) is not in allowed-hosts (\(allowed)) of [sources.http]")
+                reason: "\(what) \(url.host) is not in allowed-hosts (\(allowed)) of [sources.http]",
+                kind: .refused)
         }
     }
 
     private func redirectTarget(_ target: String, location: String) throws -> HTTPURL {
         guard HTTPURL.hasHTTPScheme(target) else {
             throw DarkroomError.fetchFailed(
-                url: location, status: nil, reason: "redirect to \(target) refused: only http and https are allowed")
+                url: location, status: nil, reason: "redirect to \(target) refused: only http and https are allowed",
+                kind: .refused)
         }
         let url: HTTPURL
         do {
             url = try HTTPURL(target)
         } catch {
-            throw DarkroomError.fetchFailed(url: location, status: nil, reason: "redirect to \(target) refused: \(error)")
+            throw DarkroomError.fetchFailed(url: location, status: nil, reason: "redirect to \(target) refused: \(error)", kind: .invalidResponse)
         }
         try checkAllowed(url, url: location, redirect: true)
         return url
@@ -226,16 +230,18 @@ public final class HTTPSource: ImageSource {
         let contentType = response.head["content-type"]
         if !settings.accepts(contentType: contentType), let contentType {
             throw DarkroomError.fetchFailed(
-                url: location, status: response.status, reason: "content type \(contentType) is not an image type")
+                url: location, status: response.status, reason: "content type \(contentType) is not an image type",
+                kind: .invalidResponse)
         }
         do {
             _ = try ImageFormat.detect(response.body)
         } catch DarkroomError.emptyInput {
-            throw DarkroomError.fetchFailed(url: location, status: response.status, reason: "the response body is empty")
+            throw DarkroomError.fetchFailed(url: location, status: response.status, reason: "the response body is empty", kind: .invalidResponse)
         } catch let DarkroomError.unrecognizedFormat(hint) {
             let served = contentType.map { " (served as \($0))" } ?? ""
             throw DarkroomError.fetchFailed(
-                url: location, status: response.status, reason: "the response is not an image\(served): \(hint)")
+                url: location, status: response.status, reason: "the response is not an image\(served): \(hint)",
+                kind: .invalidResponse)
         }
         let cacheControl = CacheControl(parsing: response.head["cache-control"])
         return SourceData(

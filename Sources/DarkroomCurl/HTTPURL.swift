@@ -24,7 +24,7 @@ struct HTTPURL: Sendable, Hashable {
     var host: String
 
     /// Parses `text`; `role` names it in errors ("URL", "redirect to …").
-    /// - Throws: ``DarkroomError/fetchFailed(url:status:reason:)`` for a malformed URL or a
+    /// - Throws: ``DarkroomError/fetchFailed(url:status:reason:kind:)`` for a malformed URL or a
     ///   scheme other than http and https.
     ///   Also thrown, with an install hint, when libcurl is not installed.
     init(_ text: String) throws {
@@ -36,22 +36,22 @@ struct HTTPURL: Sendable, Hashable {
         let parsed = ccurl_url_set(handle, CURLUPART_URL, text, UInt32(CURLU_NON_SUPPORT_SCHEME))
         guard parsed == CURLUE_OK else {
             let why = String(cString: ccurl_url_strerror(parsed))
-            throw DarkroomError.fetchFailed(url: text, status: nil, reason: "not a valid URL (\(why.lowercased()))")
+            throw DarkroomError.fetchFailed(url: text, status: nil, reason: "not a valid URL (\(why.lowercased()))", kind: .invalidURL)
         }
         guard let scheme = Self.part(handle, CURLUPART_SCHEME)?.lowercased(), scheme == "http" || scheme == "https"
         else {
             let scheme = Self.part(handle, CURLUPART_SCHEME) ?? "none"
             throw DarkroomError.fetchFailed(
-                url: text, status: nil, reason: "scheme \(scheme) is not supported: only http and https are allowed")
+                url: text, status: nil, reason: "scheme \(scheme) is not supported: only http and https are allowed", kind: .invalidURL)
         }
         guard let host = Self.part(handle, CURLUPART_HOST)?.lowercased(), !host.isEmpty else {
-            throw DarkroomError.fetchFailed(url: text, status: nil, reason: "not a valid URL (no host)")
+            throw DarkroomError.fetchFailed(url: text, status: nil, reason: "not a valid URL (no host)", kind: .invalidURL)
         }
         _ = ccurl_url_set(handle, CURLUPART_SCHEME, scheme, 0)
         _ = ccurl_url_set(handle, CURLUPART_HOST, host, 0)
         _ = ccurl_url_set(handle, CURLUPART_FRAGMENT, nil, 0)
         guard let normalized = Self.part(handle, CURLUPART_URL, flags: UInt32(CURLU_NO_DEFAULT_PORT)) else {
-            throw DarkroomError.fetchFailed(url: text, status: nil, reason: "not a valid URL")
+            throw DarkroomError.fetchFailed(url: text, status: nil, reason: "not a valid URL", kind: .invalidURL)
         }
         self.normalized = normalized
         self.key = Self.withHashedCredentials(handle) ?? normalized

@@ -16,31 +16,31 @@ enum TransferOutcome {
 
     /// Classifies `response` to `url` (the location named in errors) under `settings`.
     static func classify(_ response: CurlResponse, url: String, settings: HTTPSourceSettings) -> TransferOutcome {
-        func failed(_ reason: String, status: Int? = nil) -> DarkroomError {
-            .fetchFailed(url: url, status: status, reason: reason)
+        func failed(_ reason: String, status: Int? = nil, kind: FetchFailureKind) -> DarkroomError {
+            .fetchFailed(url: url, status: status, reason: reason, kind: kind)
         }
         // A body refused for its content type: the head is complete, and the load reports
         // the type (HTTPSource checks it on every response).
         if response.refusedContentType { return .response(response) }
         if response.code != CURLE_OK.rawValue {
-            return transportFailure(response, settings: settings, failed: { failed($0) })
+            return transportFailure(response, settings: settings, failed: { failed($0, kind: $1) })
         }
         let status = response.status
         switch status {
         case 200..<400:
             return .response(response)
         case 429, 500..<600:
-            let error = failed("HTTP \(response.head.statusDescription)", status: status)
+            let error = failed("HTTP \(response.head.statusDescription)", status: status, kind: .httpStatus)
             return .retry(error, retryAfter: RetryAfter.seconds(response.head["retry-after"]))
         default:
-            return .failure(failed("HTTP \(response.head.statusDescription)", status: status))
+            return .failure(failed("HTTP \(response.head.statusDescription)", status: status, kind: .httpStatus))
         }
     }
 
     // MARK: - Transport failures
 
     private static func transportFailure(
-        _ response: CurlResponse, settings: HTTPSourceSettings, failed: (String) -> DarkroomError
+        _ response: CurlResponse, settings: HTTPSourceSettings, failed: (String, FetchFailureKind) -> DarkroomError
     ) -> TransferOutcome {
         let code = CURLcode(rawValue: response.code)
         let detail = response.errorText.isEmpty
@@ -48,45 +48,45 @@ enum TransferOutcome {
         if let (address, kind) = response.refusedAddress, code == CURLE_COULDNT_CONNECT {
             return .failure(failed(
                 "\(address) is \(addressKind(kind)) address; private networks are refused "
-                    + "(set allow-private-networks = true in [sources.http])"))
+                    + "(set allow-private-networks = true in [sources.http])", .refused))
         }
         if response.exceededLimit || code == CURLE_FILESIZE_EXCEEDED {
-            return .failure(failed("response is larger than the limit of \(settings.maxResponseBytes) bytes"))
+            return .failure(failed("response is larger than the limit of \(settings.maxResponseBytes) bytes", .tooLarge))
         }
         switch code {
         case CURLE_OPERATION_TIMEDOUT:
             if detail.lowercased().contains("too slow") {
                 return .failure(failed(
                     "transfer too slow: less than \(settings.lowSpeedLimit) bytes/s for "
-                        + "\(seconds(settings.lowSpeedTime)) (low-speed limit)"))
+                        + "\(seconds(settings.lowSpeedTime)) (low-speed limit)", .timedOut))
             }
             if !response.connected && settings.connectTimeout <= settings.totalTimeout {
-                return .retry(failed("timed out after \(seconds(settings.connectTimeout)) (connect timeout)"), retryAfter: nil)
+                return .retry(failed("timed out after \(seconds(settings.connectTimeout)) (connect timeout)", .timedOut), retryAfter: nil)
             }
-            return .failure(failed("timed out after \(seconds(settings.totalTimeout)) (total timeout)"))
+            return .failure(failed("timed out after \(seconds(settings.totalTimeout)) (total timeout)", .timedOut))
         case CURLE_COULDNT_RESOLVE_HOST:
-            return .failure(failed("cannot resolve host: \(detail)"))
+            return .failure(failed("cannot resolve host: \(detail)", .connection))
         case CURLE_COULDNT_CONNECT:
-            return .retry(failed("cannot connect: \(detail)"), retryAfter: nil)
+            return .retry(failed("cannot connect: \(detail)", .connection), retryAfter: nil)
         case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR:
             if response.contentLength > 0 && Int64(response.body.count) < response.contentLength {
                 return .retry(failed(
-                    "connection cut after \(response.body.count) of \(response.contentLength) bytes"), retryAfter: nil)
+                    "connection cut after \(response.body.count) of \(response.contentLength) bytes", .connection), retryAfter: nil)
             }
-            return .retry(failed("connection cut: \(detail)"), retryAfter: nil)
+            return .retry(failed("connection cut: \(detail)", .connection), retryAfter: nil)
         case CURLE_GOT_NOTHING:
-            return .retry(failed("the server closed the connection without answering"), retryAfter: nil)
+            return .retry(failed("the server closed the connection without answering", .connection), retryAfter: nil)
         case CURLE_SEND_ERROR:
-            return .retry(failed("connection lost while sending the request: \(detail)"), retryAfter: nil)
+            return .retry(failed("connection lost while sending the request: \(detail)", .connection), retryAfter: nil)
         case CURLE_UNSUPPORTED_PROTOCOL:
-            return .failure(failed("unsupported protocol: only http and https are allowed (\(detail))"))
+            return .failure(failed("unsupported protocol: only http and https are allowed (\(detail))", .refused))
         case CURLE_TOO_MANY_REDIRECTS:
-            return .failure(failed("too many redirects (more than \(settings.maxRedirects))"))
+            return .failure(failed("too many redirects (more than \(settings.maxRedirects))", .invalidResponse))
         default:
             if detail.lowercased().contains("ssl") || detail.lowercased().contains("certificate") {
-                return .failure(failed("TLS failed: \(detail)"))
+                return .failure(failed("TLS failed: \(detail)", .connection))
             }
-            return .failure(failed(detail))
+            return .failure(failed(detail, .other))
         }
     }
 

@@ -24,6 +24,7 @@ struct HTTPSourceCredentialTests {
             _ = try await HTTPSource(settings: .loopback).load(server.url("/basic/ann/s3cret/gradient.jpg?anonymous=1"))
         }
         #expect(failure.reason == "HTTP 401 Unauthorized")
+        #expect(failure.kind == .httpStatus)
         #expect(failure.status == 401)
     }
 

@@ -34,6 +34,7 @@ struct HTTPSourceRedirectTests {
             _ = try await HTTPSource(settings: settings).load(server.url("/redirect-chain/3/gradient.jpg"))
         }
         #expect(failure.reason == "too many redirects (more than 2)")
+        #expect(failure.kind == .invalidResponse)
         #expect(server.hits("/image/gradient.jpg") == 0)
     }
 
@@ -43,6 +44,7 @@ struct HTTPSourceRedirectTests {
             _ = try await HTTPSource(settings: .loopback).load(server.url("/redirect?to=file:///etc/passwd"))
         }
         #expect(failure.reason == "redirect to file:///etc/passwd refused: only http and https are allowed")
+        #expect(failure.kind == .refused)
     }
 
     @Test("allowed-hosts is checked on the URL and on every redirect")
@@ -53,6 +55,7 @@ struct HTTPSourceRedirectTests {
         _ = try await source.load(server.url("/image/gradient.jpg"))
         let direct = await expectFetchFailure { _ = try await source.load(server.localhostURL("/image/gradient.jpg")) }
         #expect(direct.reason == "host localhost is not in allowed-hosts (127.0.0.1) of [sources.http]")
+        #expect(direct.kind == .refused)
         let target = server.localhostURL("/image/gradient-rgb.png")
         let redirected = await expectFetchFailure { _ = try await source.load(server.url("/redirect?to=\(target)")) }
         #expect(redirected.reason == "redirect to \(target) refused: host localhost is not in allowed-hosts (127.0.0.1) of [sources.http]")

@@ -21,6 +21,7 @@ struct HTTPSourceRefusalTests {
             _ = try await source.load(server.url("/image/gradient.jpg?type=text/html"))
         }
         #expect(failure.reason == "content type text/html is not an image type")
+        #expect(failure.kind == .invalidResponse)
         #expect(failure.status == 200)
         // Parameters do not matter.
         let withCharset = try await source.load(server.url("/image/gradient.jpg?type=image/jpeg;%20q=1"))
@@ -54,6 +55,7 @@ struct HTTPSourceRefusalTests {
     func statuses() async {
         let notFound = await expectFetchFailure { _ = try await source.load(server.url("/image/missing.jpg")) }
         #expect(notFound.reason == "HTTP 404 Not Found")
+        #expect(notFound.kind == .httpStatus)
         #expect(notFound.status == 404)
         var settings = HTTPSourceSettings.loopback
         settings.retry.maxRetries = 0
@@ -71,6 +73,7 @@ struct HTTPSourceRefusalTests {
         let failure = await expectFetchFailure { _ = try await refusing.load(server.url("/image/gradient.jpg")) }
         #expect(failure.reason == "127.0.0.1 is a loopback address; private networks are refused "
             + "(set allow-private-networks = true in [sources.http])")
+        #expect(failure.kind == .refused)
         #expect(server.hits("/image/gradient.jpg") == 0)
         // localhost resolves to a loopback address too: the resolved address is what counts.
         let byName = await expectFetchFailure { _ = try await refusing.load(server.localhostURL("/image/gradient.jpg")) }
@@ -85,6 +88,7 @@ struct HTTPSourceRefusalTests {
         for path in ["/big?bytes=30000000", "/chunked-big?bytes=30000000"] {
             let failure = await expectFetchFailure { _ = try await limited.load(server.url(path)) }
             #expect(failure.reason == "response is larger than the limit of 100000 bytes")
+            #expect(failure.kind == .tooLarge)
             #expect(await server.wait(timeout: 5) { server.finished(path).first?.outcome == "aborted" })
         }
         // Just under the limit is fine.
@@ -101,6 +105,7 @@ struct HTTPSourceRefusalTests {
             _ = try await HTTPSource(settings: settings).load(server.url("/cut/gradient.jpg"))
         }
         #expect(failure.reason == "connection cut after \(size / 2) of \(size) bytes")
+        #expect(failure.kind == .connection)
         #expect(server.hits("/cut/gradient.jpg") == 2)
     }
 
@@ -112,6 +117,7 @@ struct HTTPSourceRefusalTests {
             _ = try await HTTPSource(settings: settings).load("http://no-such-host.invalid/a.jpg")
         }
         #expect(failure.reason.hasPrefix("cannot resolve host"))
+        #expect(failure.kind == .connection)
         #expect(failure.reason.contains("no-such-host.invalid"))
     }
 }

@@ -31,6 +31,7 @@ struct HTTPSourceRetryTests {
             _ = try await HTTPSource(settings: settings).load(server.url("/flaky/5/gradient.jpg"))
         }
         #expect(failure.reason == "HTTP 503 Service Unavailable")
+        #expect(failure.kind == .httpStatus)
         #expect(failure.status == 503)
         #expect(server.hits("/flaky/5/gradient.jpg") == 2)
     }

@@ -15,12 +15,14 @@ struct HTTPSourceTimeoutTests {
     }
 
     /// Loads `path` with `settings`, off the cooperative pool (the time must not include other
-    /// tests' use of it): the failure's reason and how long the load took.
-    func timedFailure(_ settings: HTTPSourceSettings, _ path: String) async -> (reason: String, took: Duration) {
+    /// tests' use of it): the failure's reason and kind, and how long the load took.
+    func timedFailure(
+        _ settings: HTTPSourceSettings, _ path: String
+    ) async -> (reason: String, kind: FetchFailureKind?, took: Duration) {
         await offThePool { _ in
             let started = ContinuousClock.now
             let failure = await expectFetchFailure { _ = try await HTTPSource(settings: settings).load(server.url(path)) }
-            return (failure.reason, ContinuousClock.now - started)
+            return (failure.reason, failure.kind, ContinuousClock.now - started)
         }
     }
 
@@ -31,6 +33,7 @@ struct HTTPSourceTimeoutTests {
         settings.lowSpeedTime = 1
         let failure = await timedFailure(settings, "/trickle?bytes=100000&rate=100")
         #expect(failure.reason == "transfer too slow: less than 1000 bytes/s for 1 s (low-speed limit)")
+        #expect(failure.kind == .timedOut)
         #expect(failure.took < .seconds(8))
         #expect(server.hits("/trickle?bytes=100000&rate=100") == 1)
     }
@@ -41,6 +44,7 @@ struct HTTPSourceTimeoutTests {
         settings.totalTimeout = 0.6
         let failure = await timedFailure(settings, "/slow/gradient.jpg?seconds=5")
         #expect(failure.reason == "timed out after 600 ms (total timeout)")
+        #expect(failure.kind == .timedOut)
         #expect(failure.took < .seconds(4))
         #expect(server.hits("/slow/gradient.jpg?seconds=5") == 1)
     }

@@ -27,18 +27,18 @@ extension HTTPSourceSettings {
     }
 }
 
-/// The `fetchFailed` reason and status of `error`, or `nil` for any other error.
-func fetchFailure(_ error: any Error) -> (reason: String, status: Int?)? {
-    if case let DarkroomError.fetchFailed(_, status, reason) = error { return (reason, status) }
+/// The `fetchFailed` reason, status and kind of `error`, or `nil` for any other error.
+func fetchFailure(_ error: any Error) -> (reason: String, status: Int?, kind: FetchFailureKind?)? {
+    if case let DarkroomError.fetchFailed(_, status, reason, kind) = error { return (reason, status, kind) }
     return nil
 }
 
-/// Runs `body`, which must throw; returns the `fetchFailed` reason and status.
-func expectFetchFailure(_ body: () async throws -> Void) async -> (reason: String, status: Int?) {
+/// Runs `body`, which must throw; returns the `fetchFailed` reason, status and kind.
+func expectFetchFailure(_ body: () async throws -> Void) async -> (reason: String, status: Int?, kind: FetchFailureKind?) {
     do {
         try await body()
     } catch {
-        return fetchFailure(error) ?? ("not a fetchFailed error: \(error)", nil)
+        return fetchFailure(error) ?? ("not a fetchFailed error: \(error)", nil, nil)
     }
-    return ("no error thrown", nil)
+    return ("no error thrown", nil, nil)
 }

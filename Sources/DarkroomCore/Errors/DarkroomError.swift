@@ -35,8 +35,9 @@ public enum DarkroomError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A file could not be read or written.
     case io(path: String, detail: String)
     /// A network fetch failed: `status` is the HTTP status when the server answered with one,
-    /// `reason` says what went wrong (`"HTTP 404 Not Found"`, `"timed out after 30 s"`, …).
-    case fetchFailed(url: String, status: Int?, reason: String)
+    /// `reason` says what went wrong (`"HTTP 404 Not Found"`, `"timed out after 30 s"`, …) and
+    /// `kind` classifies it for code (``FetchFailureKind``).
+    case fetchFailed(url: String, status: Int?, reason: String, kind: FetchFailureKind = .other)
     /// No registered component could handle the request.
     case noComponent(kind: String, detail: String)
     /// The work was cancelled before it finished.
@@ -73,7 +74,7 @@ public enum DarkroomError: Error, Sendable, Equatable, CustomStringConvertible {
             return "invalid \(name) '\(value)': expected \(expected)"
         case let .io(path, detail):
             return "\(path): \(detail)"
-        case let .fetchFailed(_, _, reason):
+        case let .fetchFailed(_, _, reason, _):
             return reason
         case let .noComponent(kind, detail):
             return "no \(kind) for \(detail)"

@@ -17,7 +17,7 @@ import DarkroomCore
 /// | 500 | an encoder or other internal failure |
 /// | 502 | any other failed fetch |
 /// | 503 | work cancelled (the server is stopping) |
-/// | 504 | a fetch that timed out |
+/// | 504 | a fetch that timed out (connect, total or low-speed limit) |
 ///
 /// ```swift
 /// let failure = ServerFailure(DarkroomError.tooManyPixels(width: 40_000, height: 40_000, limit: 100_000_000))
@@ -67,12 +67,15 @@ public struct ServerFailure: Error, Sendable, Equatable, CustomStringConvertible
             for missing in ["no such file", "not a directory", "is a directory", "not a regular file"]
             where detail.contains(missing) { return 404 }
             return detail.contains("permission denied") ? 403 : 500
-        case let .fetchFailed(_, status, reason):
+        case let .fetchFailed(_, status, _, kind):
+            // Any source's 404 or 410 (a third-party source may leave the kind .other).
             if status == 404 || status == 410 { return 404 }
-            if reason.contains("timed out") { return 504 }
-            if reason.contains("not a valid URL") { return 400 }
-            if reason.contains("allowed-hosts") || reason.contains("private") { return 403 }
-            return 502
+            switch kind {
+            case .timedOut: return 504
+            case .invalidURL: return 400
+            case .refused: return 403
+            case .httpStatus, .connection, .tooLarge, .invalidResponse, .other: return 502
+            }
         case .noComponent(let kind, _):
             return kind == "source" ? 400 : 500
         case .emptyInput, .inputTooLarge, .unrecognizedFormat, .unsupportedFormat, .truncated, .corrupt,

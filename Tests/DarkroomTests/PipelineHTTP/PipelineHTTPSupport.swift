@@ -60,7 +60,7 @@ struct HTTPPipelineFixture {
 
 /// The `fetchFailed` status and reason of `error`, or `nil` for any other error.
 func fetchFailure(of error: (any Error)?) -> (status: Int?, reason: String)? {
-    if case let DarkroomError.fetchFailed(_, status, reason)? = error as? DarkroomError { return (status, reason) }
+    if case let DarkroomError.fetchFailed(_, status, reason, _)? = error as? DarkroomError { return (status, reason) }
     return nil
 }
 
