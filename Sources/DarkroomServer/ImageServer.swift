@@ -12,8 +12,9 @@ import DarkroomSources
 ///
 /// `GET /VARIANT/SOURCE` answers the variant's bytes with `Content-Type`, a strong `ETag`
 /// (`If-None-Match` gets `304`), `Cache-Control` and `X-Darkroom-Cache` (`memory`, `disk` or
-/// `rendered`), and with ``ImageServerSettings/negotiatesWebP`` WebP to clients that accept
-/// it (``WebPNegotiation``); errors are plain text naming what was wrong, with the status
+/// `rendered`), and with ``ImageServerSettings/negotiatesAVIF`` or
+/// ``ImageServerSettings/negotiatesWebP`` AVIF or WebP to clients that accept them
+/// (``FormatNegotiation``); errors are plain text naming what was wrong, with the status
 /// ``ServerFailure`` gives. ``ImageServerHost`` serves it over HTTP/1.1.
 ///
 /// ```swift
@@ -25,16 +26,16 @@ import DarkroomSources
 public struct ImageServer: Sendable {
     public let pipeline: ImagePipeline
     public let settings: ImageServerSettings
-    /// The WebP twins requests may be answered with (when ``ImageServerSettings/negotiatesWebP``).
-    public let webP: WebPNegotiation?
+    /// The AVIF and WebP twins requests may be answered with (as ``ImageServerSettings`` offers them).
+    public let negotiation: FormatNegotiation?
 
     /// A server over a pipeline of your own; its registry must have the sources `settings`
-    /// allow (a `FileSource` at ``ImageServerSettings/root``, an `HTTPSource`), and for WebP
-    /// negotiation its variants must include `webP`'s twin targets.
-    public init(pipeline: ImagePipeline, settings: ImageServerSettings, webP: WebPNegotiation? = nil) {
+    /// allow (a `FileSource` at ``ImageServerSettings/root``, an `HTTPSource`), and for format
+    /// negotiation its variants must include `negotiation`'s twin targets.
+    public init(pipeline: ImagePipeline, settings: ImageServerSettings, negotiation: FormatNegotiation? = nil) {
         self.pipeline = pipeline
         self.settings = settings
-        self.webP = settings.negotiatesWebP ? webP : nil
+        self.negotiation = settings.negotiatedFormats.isEmpty ? nil : negotiation
     }
 
     /// A server over `registry` plus the sources `settings` allow (a `FileSource` at the root,
@@ -58,16 +59,16 @@ public struct ImageServer: Sendable {
         if let root = settings.root { registry.register(source: try FileSource(root: root)) }
         if settings.allowsRemoteSources { registry.register(source: HTTPSource(settings: configuration.httpSourceSettings)) }
         var pipeline = ImagePipeline.Configuration(registry: registry, variants: configuration, caches: caches)
-        var webP: WebPNegotiation?
-        if settings.negotiatesWebP {
-            let twins = WebPNegotiation(variants: Array(pipeline.variants.values))
+        var negotiation: FormatNegotiation?
+        if !settings.negotiatedFormats.isEmpty {
+            let twins = FormatNegotiation(variants: Array(pipeline.variants.values), offering: settings.negotiatedFormats)
             for target in twins.twinTargets { pipeline.variants[target.name] = target }
-            webP = twins
+            negotiation = twins
         }
         pipeline.metricsFactory = settings.metrics?.factory
         if let prefix = settings.metrics?.prefix { pipeline.metricsPrefix = prefix }
         customize(&pipeline)
-        self.init(pipeline: ImagePipeline(configuration: pipeline), settings: settings, webP: webP)
+        self.init(pipeline: ImagePipeline(configuration: pipeline), settings: settings, negotiation: negotiation)
     }
 
     // MARK: - Responding
@@ -96,10 +97,10 @@ public struct ImageServer: Sendable {
                 return .text(metrics.exposition(), type: "text/plain; version=0.0.4; charset=utf-8", isHead: isHead)
             case let .image(variant, source):
                 try checkAllowed(source)
-                let rendered = webP?.variant(for: variant, accept: request.accept) ?? variant
+                let rendered = negotiation?.variant(for: variant, accept: request.accept) ?? variant
                 let image = try await pipeline.image(for: source, variant: rendered)
                 var response = response(for: image, ifNoneMatch: request.ifNoneMatch, isHead: isHead)
-                if webP?.negotiates(variant) == true { response.headers.append(("Vary", "Accept")) }
+                if negotiation?.negotiates(variant) == true { response.headers.append(("Vary", "Accept")) }
                 return response
             }
         } catch {

@@ -1,3 +1,5 @@
+import DarkroomCore
+
 // MARK: - ImageServerSettings
 
 /// What an ``ImageServer`` serves and how its responses may be cached.
@@ -12,6 +14,7 @@
 /// settings.maxAge = 3600
 /// settings.signer = try URLSigner(hexKey: key, hexSalt: salt)
 /// settings.negotiatesWebP = true
+/// settings.negotiatesAVIF = true
 /// ```
 public struct ImageServerSettings: Sendable {
     /// The folder files are served from; `nil` serves no files.
@@ -23,8 +26,16 @@ public struct ImageServerSettings: Sendable {
     /// `Cache-Control: public, max-age=…` of images, in seconds (default one day, as thumbor).
     public var maxAge: Int
     /// Serve WebP twins of JPEG and PNG variants to clients whose `Accept` lists `image/webp`
-    /// (``WebPNegotiation``); default `false`.
+    /// (``FormatNegotiation``); default `false`.
     public var negotiatesWebP: Bool
+    /// Serve AVIF twins of JPEG variants to clients whose `Accept` lists `image/avif`, before
+    /// WebP (``FormatNegotiation``); default `false`. The registry must write AVIF.
+    public var negotiatesAVIF: Bool
+
+    /// The formats negotiated with clients: AVIF and WebP as switched on.
+    public var negotiatedFormats: Set<ImageFormat> {
+        Set([negotiatesAVIF ? ImageFormat.avif : nil, negotiatesWebP ? .webp : nil].compactMap { $0 })
+    }
     /// Counts responses, feeds the pipeline's metrics, and serves `/metrics`; `nil` (the
     /// default) answers `/metrics` with 404.
     public var metrics: ServerMetrics?
@@ -39,6 +50,7 @@ public struct ImageServerSettings: Sendable {
         self.maxAge = maxAge
         self.fallbackMaxAge = 60
         self.negotiatesWebP = false
+        self.negotiatesAVIF = false
         self.metrics = nil
     }
 }

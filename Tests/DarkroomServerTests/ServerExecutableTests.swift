@@ -1,4 +1,5 @@
 import Darkroom
+import DarkroomCore
 import DarkroomServer
 import DarkroomTestSupport
 import Foundation
@@ -54,14 +55,21 @@ struct ServerExecutableTests {
         let config = try TemporaryDirectory(prefix: "darkroom-server-config")
         try ServerFixture.configurationText.write(toFile: config.path("10-server.toml"), atomically: true, encoding: .utf8)
         let server = try await ServerProcess.start(
-            ["--config", config.url.path, "--root", fixture.root.url.path, "--no-cache", "--no-remote"],
+            ["--config", config.url.path, "--root", fixture.root.url.path, "--no-cache", "--no-remote", "--auto-avif"],
             environment: ["DARKROOM_KEY": "00112233", "DARKROOM_SALT": ""])
         #expect(server.banner.contains("signed paths only"))
+        #expect(server.banner.contains("AVIF to clients that accept it"), "\(server.banner)")
         #expect(server.banner.contains("remote sources off"))
         // Signature of "/thumb/gradient.jpg" with key 00112233 and no salt (Python's hmac).
         let signed = try await RawHTTPClient.send(
             "GET", "/GNg25cKGIoQKd4kOHnYmuoT0hbQZrUJEZlZkWIU00tA/thumb/gradient.jpg", port: server.port)
         #expect(signed.status == 200, "\(signed.text)")
+        #expect(signed.header("content-type") == "image/jpeg")
+        let avif = try await RawHTTPClient.send(
+            "GET", "/GNg25cKGIoQKd4kOHnYmuoT0hbQZrUJEZlZkWIU00tA/thumb/gradient.jpg", port: server.port,
+            headers: ["Accept": "image/avif,image/webp,*/*"])
+        #expect(avif.header("content-type") == "image/avif")
+        #expect(try ImageFormat.detect(avif.body) == .avif)
         let unsigned = try await RawHTTPClient.send("GET", "/thumb/gradient.jpg", port: server.port)
         #expect(unsigned.status == 403)
         _ = try await server.stop()

@@ -61,6 +61,9 @@ struct ServeCommand: ParsableCommand {
     @Flag(name: .customLong("auto-webp"), help: "Serve JPEG and PNG variants as WebP to clients whose Accept lists image/webp.")
     var autoWebP = false
 
+    @Flag(name: .customLong("auto-avif"), help: "Serve JPEG variants as AVIF to clients whose Accept lists image/avif (before WebP).")
+    var autoAVIF = false
+
     @Option(help: "An image rendered through the requested variant when a source fails.")
     var fallback: String?
 
@@ -109,6 +112,10 @@ struct ServeCommand: ParsableCommand {
         var settings = ImageServerSettings(root: root, allowsRemoteSources: !noRemote, maxAge: maxAge)
         settings.signer = try signer()
         settings.negotiatesWebP = autoWebP
+        settings.negotiatesAVIF = autoAVIF
+        if autoAVIF && !registry.writableFormats.contains(.avif) {
+            throw ServerStartFailure("darkroom-server: error: --auto-avif: no registered encoder writes AVIF (libgd without AVIF support?)")
+        }
         if metrics {
             let registry = PrometheusCollectorRegistry()
             settings.metrics = ServerMetrics(factory: PrometheusMetricsFactory(registry: registry)) { registry.emitToBuffer() }
@@ -155,6 +162,11 @@ struct ServeCommand: ParsableCommand {
         }
     }
 
+    /// "AVIF or WebP", "WebP", "AVIF".
+    private func negotiated(_ settings: ImageServerSettings) -> String {
+        FormatNegotiation.negotiable.filter(settings.negotiatedFormats.contains).map(\.displayName).joined(separator: " or ")
+    }
+
     /// "4 variants from filters.d; files under /srv/images; remote sources on; unsigned paths"
     private func describe(configuration: Configuration, location: ConfigLocation, settings: ImageServerSettings) -> String {
         let count = configuration.variants.count
@@ -163,7 +175,7 @@ struct ServeCommand: ParsableCommand {
             settings.root.map { "files under \($0)" } ?? "no files",
             "remote sources \(settings.allowsRemoteSources ? "on" : "off")",
             settings.signer == nil ? "unsigned paths" : "signed paths only",
-            settings.negotiatesWebP ? "WebP to clients that accept it" : nil,
+            settings.negotiatedFormats.isEmpty ? nil : "\(negotiated(settings)) to clients that accept it",
             settings.metrics == nil ? nil : "metrics at /metrics",
         ].compactMap { $0 }.joined(separator: "; ")
     }

@@ -63,7 +63,7 @@ public struct ImageServerRequest: Sendable {
     public var path: String
     /// The `If-None-Match` header, if any.
     public var ifNoneMatch: String?
-    /// The `Accept` header, if any (for ``ImageServerSettings/negotiatesWebP``).
+    /// The `Accept` header, if any (for ``FormatNegotiation``).
     public var accept: String?
 
     public init(method: String, path: String, ifNoneMatch: String? = nil, accept: String? = nil) {
