@@ -7,7 +7,9 @@ import DarkroomCore
 /// its aspect ratio covering the box (``PixelSize/filling(_:)``), once, with the named kernel
 /// (as in ``ScaleFilter``), then the box is cut out of it at `gravity` (`center`, `north`,
 /// `south`, `east`, `west`, `northeast`, `northwest`, `southeast`, `southwest`; default
-/// `center`, which rounds left and up).
+/// `center`, which rounds left and up), or with `entropy` where the most detail is: the window
+/// whose luma histogram has the highest Shannon entropy (``EntropyCrop``, as sharp's
+/// `strategy.entropy`; a flat image is cropped in the middle).
 ///
 /// With `upscale=false` the image is scaled by `min(1, fill factor)`: a large image is handled
 /// as usual, while one that would have to be enlarged keeps its size and is only cropped to at
@@ -31,8 +33,8 @@ public struct AspectFillFilter: DeclaredFilter {
         "Resizes to cover width×height px and crops to exactly that at the gravity; upscale=false only crops a small image."
     public static let arguments: [FilterArgument] = ResizeArguments.box("output") + [
         FilterArgument(
-            name: "gravity", kind: .choice(Gravity.names), default: .choice("center"),
-            summary: "which part of the scaled image is kept"),
+            name: "gravity", kind: .choice(Gravity.names + [Self.entropyGravity]), default: .choice("center"),
+            summary: "which part of the scaled image is kept (entropy: the part with the most detail)"),
         ResizeArguments.upscale, ResizeArguments.kernel,
     ]
     public static let isIdempotent = true
@@ -55,11 +57,15 @@ public struct AspectFillFilter: DeclaredFilter {
     var box: PixelSize { PixelSize(width: arguments.int("width"), height: arguments.int("height")) }
     var upscale: Bool { arguments.bool("upscale") }
     var kernel: ResamplingKernel { ResizeArguments.resamplingKernel(named: arguments.string("kernel")) }
-    var gravity: Gravity { Gravity(named: arguments.string("gravity")) }
+    /// The `gravity` that crops where the most detail is (``EntropyCrop``).
+    static let entropyGravity = "entropy"
 
     public func apply(to image: Image) throws -> Image {
         let (scaled, kept) = ResizeSizing.filled(image.proportions, covering: box, upscale: upscale)
-        let (left, top) = gravity.origin(of: kept, in: scaled)
+        let gravity = arguments.string("gravity")
+        let (left, top) = gravity == Self.entropyGravity
+            ? EntropyCrop.origin(in: image, scaled: scaled, kept: kept)
+            : Gravity(named: gravity).origin(of: kept, in: scaled)
         // Only the kept region of the resize is made (see Resampler.resize(_:to:keeping:rows:kernel:)).
         return try Resampler.resize(
             image, to: scaled, keeping: left..<(left + kept.width), rows: top..<(top + kept.height), kernel: kernel)
