@@ -37,12 +37,13 @@ public enum StandardFilters {
         FilterSchema(CircleFilter.self),
     ]
 
-    /// `scale`, `aspect-fit`, `aspect-fill`, `crop`, `rotate`, `flip`, `flop`, `pad`, `extend`.
+    /// `scale`, `aspect-fit`, `aspect-fill`, `crop`, `trim`, `rotate`, `flip`, `flop`, `pad`, `extend`.
     public static let geometry: [FilterSchema] = [
         FilterSchema(ScaleFilter.self),
         FilterSchema(AspectFitFilter.self),
         FilterSchema(AspectFillFilter.self),
         FilterSchema(CropFilter.self),
+        FilterSchema(TrimFilter.self),
         FilterSchema(RotateFilter.self),
         FilterSchema(FlipFilter.self),
         FilterSchema(FlopFilter.self),

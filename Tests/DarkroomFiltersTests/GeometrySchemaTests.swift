@@ -11,6 +11,7 @@ private let samples: [String: [(String, FilterInput)]] = [
     "aspect-fit": [("width", .text("256")), ("height", .number(256)), ("upscale", .text("false"))],
     "aspect-fill": [("width", .integer(128)), ("height", .integer(128)), ("gravity", .text("northeast"))],
     "crop": [("x", .integer(3)), ("y", .integer(4)), ("width", .integer(10)), ("height", .integer(20))],
+    "trim": [("threshold", .text("25"))],
     "rotate": [("angle", .text("-12.50")), ("background", .text("#fff"))],
     "flip": [], "flop": [],
     "pad": [("width", .integer(300)), ("height", .integer(200)), ("background", .text("white"))],
@@ -24,7 +25,7 @@ struct GeometryIdentifierTests {
     @Test("the group lists every geometry filter, and the standard list includes it")
     func listed() {
         #expect(StandardFilters.geometry.map(\.name)
-                == ["scale", "aspect-fit", "aspect-fill", "crop", "rotate", "flip", "flop", "pad", "extend"])
+                == ["scale", "aspect-fit", "aspect-fill", "crop", "trim", "rotate", "flip", "flop", "pad", "extend"])
         let all = StandardFilters.schemas.map(\.name)
         #expect(StandardFilters.geometry.allSatisfy { all.contains($0.name) })
         #expect(Set(all).count == all.count)
