@@ -79,7 +79,9 @@ enum TransferOutcome {
         case CURLE_SEND_ERROR:
             return .retry(failed("connection lost while sending the request: \(detail)", .connection), retryAfter: nil)
         case CURLE_UNSUPPORTED_PROTOCOL:
-            return .failure(failed("unsupported protocol: only http and https are allowed (\(detail))", .refused))
+            // Schemes are checked before every hop, so this is a server not speaking HTTP
+            // ("Received HTTP/0.9 when not allowed").
+            return .failure(failed("the server did not answer in HTTP (\(detail))", .invalidResponse))
         case CURLE_TOO_MANY_REDIRECTS:
             return .failure(failed("too many redirects (more than \(settings.maxRedirects))", .invalidResponse))
         default:

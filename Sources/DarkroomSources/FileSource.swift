@@ -108,8 +108,11 @@ public struct FileSource: ImageSource {
         let components = location.split(separator: "/", omittingEmptySubsequences: true)
         guard !components.contains("..") else { throw refusal(location, "'..' is not allowed") }
         guard !components.isEmpty, !location.contains("\0") else { throw refusal(location, "empty or invalid path") }
-        return root + "/" + components.joined(separator: "/")
+        return rootPrefix + components.joined(separator: "/")
     }
+
+    /// The root with one trailing slash: `/srv/images/`, and `/` for the file system's root.
+    private var rootPrefix: String { root.hasSuffix("/") ? root : root + "/" }
 
     func refusal(_ location: String, _ why: String) -> DarkroomError {
         .invalidArgument(name: "file location", value: location, expected: "a path inside the source folder (\(why))")
@@ -130,7 +133,7 @@ public struct FileSource: ImageSource {
         }
         defer { free(real) }
         let resolved = String(cString: real)
-        guard resolved == root || resolved.hasPrefix(root + "/") else {
+        guard resolved == root || resolved.hasPrefix(rootPrefix) else {
             throw refusal(location, "a symbolic link leads outside it")
         }
         return resolved

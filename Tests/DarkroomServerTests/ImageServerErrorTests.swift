@@ -1,4 +1,5 @@
 import DarkroomServer
+import Foundation
 import DarkroomTestSupport
 import Testing
 
@@ -42,9 +43,35 @@ struct ImageServerErrorTests {
         await expectFailure(server, "/thumb/escape.jpg", status: 403, "escape.jpg", "outside")
     }
 
-    @Test("Bytes that are not an image are 422, naming what they look like")
+    @Test("Bytes that are not an image are 422, naming what they look like without quoting them")
     func notAnImage() async throws {
-        await expectFailure(try ServerFixture().server(), "/thumb/notes.jpg", status: 422, "HTML")
+        let server = try ServerFixture().server()
+        await expectFailure(server, "/thumb/notes.jpg", status: 422, "HTML")
+        #expect(await !server.get("/thumb/notes.jpg").text.contains("starts with"))
+    }
+
+    @Test("A name too long for the file system and a symbolic-link loop are 404, not server errors")
+    func unreachableNames() async throws {
+        let fixture = try ServerFixture()
+        try FileManager.default.createSymbolicLink(atPath: fixture.root.path("loop-a"), withDestinationPath: "loop-b")
+        try FileManager.default.createSymbolicLink(atPath: fixture.root.path("loop-b"), withDestinationPath: "loop-a")
+        let server = try fixture.server()
+        await expectFailure(server, "/thumb/" + String(repeating: "a", count: 300) + ".jpg", status: 404, "file name too long")
+        await expectFailure(server, "/thumb/loop-a", status: 404, "too many levels of symbolic links")
+    }
+
+    @Test("An unknown variant's suggestion names only configured variants, and a huge name is cut short, fast")
+    func unknownVariantNames() async throws {
+        let server = try ServerFixture().server(webP: true, avif: true)
+        let twin = await server.get("/thumbwebp/gradient.jpg")
+        #expect(twin.status == 404)
+        #expect(!twin.text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(twin.text)")
+        await expectFailure(server, "/thum/gradient.jpg", status: 404, "did you mean 'thumb'?")
+        let started = ContinuousClock.now
+        let huge = await server.get("/" + String(repeating: "v", count: 80_000) + "/gradient.jpg")
+        #expect(huge.status == 404)
+        #expect(huge.body.count < 400, "\(huge.body.count) bytes")
+        #expect(ContinuousClock.now - started < .seconds(2))
     }
 
     @Test("Malformed paths are 400")

@@ -111,6 +111,11 @@ struct ServerExecutableTests {
             (["--root", root, "--fallback", root + "/notes.jpg"], [:], 1, "--fallback"),
             (["--root", root, "--log-level", "loud"], [:], 64, "--log-level"),
             (["--root", root, "--idle-timeout", "-1"], [:], 64, "--idle-timeout"),
+            (["--root", root, "--idle-timeout", "1e10"], [:], 64, "--idle-timeout 10000000000.0 is out of range"),
+            (["--root", root, "--idle-timeout", "1e-9"], [:], 64, "expected 0 (never) or 0.001…604800 seconds"),
+            (["--root", root, "--jobs", "100000"], [:], 64, "--jobs 100000 is out of range: expected 1…256"),
+            (["--root", ""], [:], 64, "--root is empty"),
+            (["--root", root, "--fallback", Fixtures.path("truncated.jpg")], [:], 1, "truncated.jpg: truncated JPEG data"),
             (["--root", root, "--host", "no.such.host.invalid"], [:], 1, "cannot listen on no.such.host.invalid port 0"),
         ]
         for item in cases {

@@ -18,6 +18,18 @@ struct ServerFailureStatusTests {
         #expect(failure.message == "timed out, private, not a valid URL")
     }
 
+    @Test("a variant that cannot apply to this source is 422; file system names it cannot reach are 404")
+    func renderingAndNames() {
+        let giant = DarkroomError.invalidArgument(
+            name: "extend output", value: "33408×33195 (1109.0 megapixels)", expected: "at most 100 megapixels")
+        #expect(ServerFailure(giant).status == 422)
+        #expect(ServerFailure(DarkroomError.invalidArgument(name: "variant", value: "x", expected: "a variant")).status == 404)
+        #expect(ServerFailure(DarkroomError.io(path: "a", detail: "file name too long")).status == 404)
+        #expect(ServerFailure(DarkroomError.io(path: "a", detail: "input/output error")).status == 500)
+        let secret = DarkroomError.unrecognizedFormat(hint: "the data is plain text, not an image (starts with \"DB_PASSWORD=hunter2\")")
+        #expect(ServerFailure(secret).message == "unrecognised image format: the data is plain text, not an image")
+    }
+
     @Test("an upstream 404 or 410 is 404 whatever the kind; other upstream statuses are 502")
     func upstreamStatuses() {
         for kind in [FetchFailureKind.httpStatus, .other] {
@@ -26,5 +38,10 @@ struct ServerFailureStatusTests {
         }
         #expect(ServerFailure(DarkroomError.fetchFailed(url: "u", status: 503, reason: "HTTP 503", kind: .httpStatus)).status == 502)
         #expect(FetchFailureKind.allCases.count == 8)
+    }
+
+    @Test("log lines escape control characters, so a decoded path cannot forge another line")
+    func logSafe() {
+        #expect(ImageServerHost.logSafe("a.jpg\n2026-11-23 critical FORGED\r\t\u{85}é") == "a.jpg\\u{A}2026-11-23 critical FORGED\\u{D}\\u{9}\\u{85}é")
     }
 }

@@ -41,6 +41,7 @@ struct SignedPathTests {
         let unsigned = await server.get(path)
         #expect(unsigned.status == 403)
         #expect(unsigned.text.contains("signature does not match"))
+        #expect(unsigned.text.contains("/SIGNATURE/VARIANT/SOURCE"))
         let wrong = await server.get("/AAAA\(path)")
         #expect(wrong.status == 403)
         let retargeted = await server.get("/\(signer.signature(for: path))/square/gradient.jpg")

@@ -46,6 +46,16 @@ struct FileSourceTests {
         await #expect(throws: DarkroomError.self) { try await source.load(location) }
     }
 
+    @Test("the file system's root works as a root: any absolute file, named relative to /")
+    func slashRoot() async throws {
+        let layout = try Layout()
+        let source = try FileSource(root: "/")
+        let relative = String(layout.root.drop { $0 == "/" }) + "/sub/b.png"
+        #expect(try await source.load(relative).bytes == Fixtures.bytes("gradient-rgba.png"))
+        // Symbolic links are resolved and still inside "/".
+        #expect(try await source.load(String(layout.root.drop { $0 == "/" }) + "/link.jpg").bytes == Fixtures.bytes("gradient.jpg"))
+    }
+
     @Test("a missing file names the location, not the server's path")
     func missing() async throws {
         let layout = try Layout()

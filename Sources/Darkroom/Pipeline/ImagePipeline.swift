@@ -171,8 +171,11 @@ public final class ImagePipeline: Sendable {
 
     private func prepared(named name: String) throws -> PreparedTarget {
         guard let target = targets[name] else {
-            let hint = NearestName.suggestion(for: name, among: Array(targets.keys)).map { " (did you mean '\($0)'?)" } ?? ""
-            throw DarkroomError.invalidArgument(name: "variant", value: name, expected: "a configured variant\(hint)")
+            // Names with control characters (a server's negotiated twins) are never suggested.
+            let known = targets.keys.filter { !$0.unicodeScalars.contains { $0.value < 0x20 } }
+            let hint = NearestName.suggestion(for: name, among: known).map { " (did you mean '\($0)'?)" } ?? ""
+            let shown = name.count > 100 ? name.prefix(100) + "…" : name
+            throw DarkroomError.invalidArgument(name: "variant", value: String(shown), expected: "a configured variant\(hint)")
         }
         return target
     }

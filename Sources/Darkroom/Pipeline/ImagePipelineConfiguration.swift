@@ -37,9 +37,10 @@ extension ImagePipeline {
         /// Keep fetched originals of sources without a fingerprint (remote ones) in the disk
         /// cache with their HTTP metadata, reuse them while fresh and revalidate them after.
         public var storesOriginals: Bool
-        /// Loads running at once (default 4).
+        /// Loads running at once (default 4; at most 256 threads serve them).
         public var maximumActiveDownloads: Int
-        /// Decodes, filters and encodes running at once (default: the active processor count).
+        /// Decodes, filters and encodes running at once (default: the active processor count;
+        /// at most 256 threads run them).
         public var maximumActiveProcessing: Int
         /// Bytes of decoded pixels that decodes in flight may hold (estimated from the header
         /// and the size hint before decoding); a decode bigger than the budget runs alone.

@@ -25,11 +25,15 @@ final class PipelineCore: @unchecked Sendable {
     private var renders: [String: StageJob<RenderOutcome>] = [:]
     private var sessions: [String: SourceSession] = [:]
 
+    /// The most threads either pool starts, whatever the configuration asks: each is started
+    /// up front, and tens of thousands would exhaust the process's (and the user's) limit.
+    static let maximumThreads = 256
+
     init(configuration: ImagePipeline.Configuration) {
         self.configuration = configuration
         threads = PipelineThreads(
-            processingThreads: max(1, configuration.maximumActiveProcessing),
-            ioThreads: max(1, configuration.maximumActiveDownloads) + 2)
+            processingThreads: min(Self.maximumThreads, max(1, configuration.maximumActiveProcessing)),
+            ioThreads: min(Self.maximumThreads, max(1, configuration.maximumActiveDownloads)) + 2)
         metrics = PipelineMetrics(
             prefix: configuration.metricsPrefix, factory: configuration.metricsFactory ?? MetricsSystem.factory)
         logger = configuration.logger

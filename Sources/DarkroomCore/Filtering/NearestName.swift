@@ -12,6 +12,10 @@ public enum NearestName {
         let target = Array(name.lowercased())
         var best: (String, Int)?
         for candidate in known {
+            // The distance is at least the difference in length: names too long or too short
+            // to be within the allowed distance are skipped unmeasured (a 80 KB name costs nothing).
+            let length = candidate.count
+            guard abs(length - target.count) <= max(1, max(target.count, length) / 3) else { continue }
             let d = distance(target, Array(candidate.lowercased()))
             if best == nil || d < best!.1 { best = (candidate, d) }
         }

@@ -79,13 +79,22 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
+    /// A thread each is started up front (see `ImagePipeline.Configuration.maximumActiveProcessing`).
+    static let maximumJobs = 256
+    /// A week: longer idle timeouts are "never" in practice; 0 says it.
+    static let maximumIdleTimeout = 604_800.0
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is not a port: expected 0…65535") }
-        guard idleTimeout >= 0, idleTimeout.isFinite else {
-            throw ValidationError("--idle-timeout \(idleTimeout) is not a duration: expected seconds ≥ 0")
+        guard idleTimeout == 0 || (0.001...Self.maximumIdleTimeout).contains(idleTimeout) else {
+            throw ValidationError(
+                "--idle-timeout \(idleTimeout) is out of range: expected 0 (never) or 0.001…\(Int(Self.maximumIdleTimeout)) seconds")
         }
         guard maxAge >= 0 else { throw ValidationError("--max-age \(maxAge) is negative: expected seconds ≥ 0") }
-        if let jobs, jobs < 1 { throw ValidationError("--jobs \(jobs) must be at least 1") }
+        if let jobs, !(1...Self.maximumJobs).contains(jobs) {
+            throw ValidationError("--jobs \(jobs) is out of range: expected 1…\(Self.maximumJobs)")
+        }
+        if let root, root.isEmpty { throw ValidationError("--root is empty: give a folder (use --root . for this one)") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level \(logLevel) is not one of trace, debug, info, notice, warning, error, critical")
         }
@@ -121,7 +130,7 @@ struct ServeCommand: ParsableCommand {
             settings.metrics = ServerMetrics(factory: PrometheusMetricsFactory(registry: registry)) { registry.emitToBuffer() }
         }
         let caches = noCache ? nil : try RenderCaches(settings: configuration.cacheSettings)
-        let fallbackBytes = try fallback.map(readFallback)
+        let fallbackBytes = try fallback.map { try readFallback($0, registry: registry) }
         let server = try ImageServer(registry: registry, configuration: configuration, caches: caches, settings: settings) {
             $0.fallback = fallbackBytes
             if let jobs { $0.maximumActiveProcessing = jobs }
@@ -151,11 +160,12 @@ struct ServeCommand: ParsableCommand {
         return try URLSigner(hexKey: key, hexSalt: salt)
     }
 
-    /// The `--fallback` image's bytes, refused now if they are not an image.
-    private func readFallback(_ path: String) throws -> [UInt8] {
+    /// The `--fallback` image's bytes, refused now if `registry` cannot decode them (a broken
+    /// fallback would otherwise be found out only when a source fails).
+    private func readFallback(_ path: String, registry: Registry) throws -> [UInt8] {
         do {
             let bytes = try FileBytes.read(path)
-            _ = try ImageFormat.detect(bytes)
+            _ = try registry.decode(bytes)
             return bytes
         } catch {
             throw ServerStartFailure("darkroom-server: error: --fallback \(path): \(error)")

@@ -66,14 +66,32 @@ public struct ImageServerHost: Sendable {
         }
     }
 
-    /// Every request at `debug`; server-side failures (5xx) at `notice`, with their message.
+    /// Every request at `debug`; server-side failures (5xx) at `notice`, with their message
+    /// (control characters escaped: a message may quote a client's decoded path).
     static func log(_ request: ImageServerRequest, _ response: ImageServerResponse, to logger: Logger) {
         if response.status >= 500 {
-            let message = String(decoding: response.body, as: UTF8.self).trimmingSuffixNewline
-            logger.notice("\(request.method) \(request.path) → \(response.status): \(message)")
+            let message = logSafe(String(decoding: response.body, as: UTF8.self).trimmingSuffixNewline)
+            logger.notice("\(request.method) \(logSafe(request.path)) → \(response.status): \(message)")
         } else {
             logger.debug("\(request.method) \(request.path) → \(response.status)")
         }
+    }
+
+    /// `text` with control characters written as `\u{A}`, so it stays one log line.
+    ///
+    /// ```swift
+    /// ImageServerHost.logSafe("a\nb")   // "a\\u{A}b"
+    /// ```
+    public static func logSafe(_ text: String) -> String {
+        var safe = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                safe += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            } else {
+                safe.unicodeScalars.append(scalar)
+            }
+        }
+        return safe
     }
 
     /// The Hummingbird response carrying `response`.

@@ -13,7 +13,7 @@ import DarkroomCore
 /// | 403 | a missing or wrong signature, a file outside the root, a host not allowed, a source type switched off |
 /// | 404 | an unknown variant, a missing file, a remote 404 or 410 |
 /// | 405 | a method other than GET and HEAD |
-/// | 422 | bytes that are not a readable image, or too large (pixels or bytes) |
+/// | 422 | bytes that are not a readable image, or too large (pixels or bytes); a variant that cannot apply to this source (a crop outside it, an output over the pixel limit) |
 /// | 500 | an encoder or other internal failure |
 /// | 502 | any other failed fetch |
 /// | 503 | work cancelled (the server is stopping) |
@@ -46,12 +46,21 @@ public struct ServerFailure: Error, Sendable, Equatable, CustomStringConvertible
         case let failure as ServerFailure:
             self = failure
         case let error as DarkroomError:
-            self.init(status: Self.status(of: error), message: error.description)
+            self.init(status: Self.status(of: error), message: Self.message(of: error))
         case is CancellationError:
             self.init(status: 503, message: "cancelled: the server is stopping")
         default:
             self.init(status: 500, message: String(describing: error))
         }
+    }
+
+    /// The error's description, without quoting the bytes of something that is not an image
+    /// (a file under the root may hold secrets: `.env` "starts with DB_PASSWORD=…").
+    private static func message(of error: DarkroomError) -> String {
+        guard case .unrecognizedFormat(let hint) = error, let quote = hint.firstRange(of: " (starts with ") else {
+            return error.description
+        }
+        return DarkroomError.unrecognizedFormat(hint: String(hint[..<quote.lowerBound])).description
     }
 
     private static func status(of error: DarkroomError) -> Int {
@@ -60,12 +69,16 @@ public struct ServerFailure: Error, Sendable, Equatable, CustomStringConvertible
             switch name {
             case "variant": return 404
             case "file location": return 403
-            default: return 400
+            // Routing refuses malformed requests with its own failures (400); what is left
+            // comes from rendering this source (a crop outside it, an output over the limit).
+            default: return 422
             }
         case let .io(_, detail):
             // A folder or a device at the path is no more an image than nothing is.
-            for missing in ["no such file", "not a directory", "is a directory", "not a regular file"]
-            where detail.contains(missing) { return 404 }
+            for missing in [
+                "no such file", "not a directory", "is a directory", "not a regular file", "file name too long",
+                "too many levels of symbolic links",
+            ] where detail.contains(missing) { return 404 }
             return detail.contains("permission denied") ? 403 : 500
         case let .fetchFailed(_, status, _, kind):
             // Any source's 404 or 410 (a third-party source may leave the kind .other).

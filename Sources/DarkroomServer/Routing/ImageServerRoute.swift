@@ -44,7 +44,7 @@ public enum ImageServerRoute: Sendable, Equatable {
             }
             signed = path[end...]
             guard signer.isValid(signature: afterSlash[..<end], for: signed) else {
-                throw .forbidden("the signature does not match the path \(String(signed))")
+                throw .forbidden("the signature does not match the path \(String(signed)) (signed paths are /SIGNATURE/VARIANT/SOURCE)")
             }
         }
         self = try Self.image(in: signed)
