@@ -82,6 +82,35 @@ struct GeometryFreeRotationTests {
         #expect(try RotateFilter(angle: 45, background: red).apply(to: translucentImage).hasAlpha)
     }
 
+    @Test("the background fills only what the image leaves: translucent pixels keep their colour and alpha",
+          arguments: [RGBA(r: 255, g: 255, b: 255), RGBA(r: 255, g: 0, b: 0, a: 128)])
+    func backgroundOnlyOutside(background: RGBA) throws {
+        let blue = RGBA(r: 0, g: 0, b: 255, a: 128)
+        let image = constantImage(40, 30, blue, alpha: true)
+        let out = try RotateFilter(angle: 30, background: background).apply(to: image)
+        var checked = 0
+        forEachInterior(out, source: image.size, degrees: 30, margin: 1) { x, y, _, _ in
+            #expect(out.pixel(x: x, y: y) == blue, "(\(x), \(y))")
+            checked += 1
+        }
+        #expect(checked > 800)
+        #expect(out.pixel(x: 0, y: 0) == background)
+        // A transparent border stays transparent under an opaque background: no frame appears.
+        let framed = try Image(width: 20, height: 20, pixels: (0..<400).flatMap { i -> [UInt8] in
+            (5..<15).contains(i % 20) && (5..<15).contains(i / 20) ? [255, 0, 0, 255] : [0, 0, 0, 0]
+        })
+        let turned = try RotateFilter(angle: 30, background: RGBA(r: 255, g: 255, b: 255)).apply(to: framed)
+        var border = 0
+        forEachInterior(turned, source: framed.size, degrees: 30, margin: 1) { x, y, sx, sy in
+            // Beyond the bicubic's reach (2 px) of the red square.
+            guard min(sx, sy) < 2.5 || max(sx, sy) > 16.5 else { return }
+            #expect(turned.pixel(x: x, y: y) == RGBA(r: 0, g: 0, b: 0, a: 0), "(\(x), \(y))")
+            border += 1
+        }
+        #expect(border > 50)
+        #expect(turned.pixel(x: turned.width / 2, y: turned.height / 2) == RGBA(r: 255, g: 0, b: 0))
+    }
+
     @Test("a constant image stays exactly constant inside", arguments: [
         (RGBA(r: 30, g: 140, b: 250), false), (RGBA(r: 30, g: 140, b: 250, a: 77), true),
     ])
@@ -153,5 +182,39 @@ struct GeometryFreeRotationTests {
         #expect(out.pixel(x: 3 * w / 4, y: h / 2) == GeometryTestImages.green) // top-right now on the right
         #expect(out.pixel(x: w / 4, y: h / 2) == GeometryTestImages.blue)
         #expect(out.pixel(x: w / 2, y: 3 * h / 4) == GeometryTestImages.yellow)
+    }
+}
+
+// MARK: - Identifiers
+
+@Suite("rotate's identifier is the same for turns that do the same thing")
+struct GeometryRotateIdentifierTests {
+    @Test("angles are kept modulo 360 and right angles drop the background", arguments: [
+        (0.0, 360.0), (0, -360), (90, -270), (270, -90), (180, -180), (347.5, -12.5), (330, -30),
+    ])
+    func sameTurn(a: Double, b: Double) throws {
+        let red = RGBA(r: 255, g: 0, b: 0)
+        #expect(try RotateFilter(angle: a).identifier == RotateFilter(angle: b).identifier)
+        if (a / 90).rounded() == a / 90 {
+            #expect(try RotateFilter(angle: a, background: red).identifier == RotateFilter(angle: b).identifier)
+        } else {
+            #expect(try RotateFilter(angle: a, background: red).identifier != RotateFilter(angle: b).identifier)
+        }
+    }
+
+    @Test("the canonical angle is what is applied and shown")
+    func canonical() throws {
+        let image = T.numbered(width: 7, height: 4)
+        #expect(try RotateFilter(angle: -90).identifier == "rotate(angle=270,background=#00000000)")
+        #expect(try RotateFilter(angle: -90).apply(to: image) == image.applying(.left))
+        #expect(try RotateFilter(angle: -0.0).identifier == "rotate(angle=0,background=#00000000)")
+    }
+
+    @Test("a turn too small to uncover a pixel keeps an opaque image without alpha", arguments: [1e-7, 359.99999999, -1e-300])
+    func tinyTurn(angle: Double) throws {
+        let image = constantImage(20, 10, RGBA(r: 0, g: 200, b: 0), alpha: false)
+        let out = try RotateFilter(angle: angle).apply(to: image)
+        #expect(out.size == image.size)
+        #expect(!out.hasAlpha)
     }
 }

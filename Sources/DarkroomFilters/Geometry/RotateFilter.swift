@@ -13,7 +13,8 @@ import DarkroomCore
 ///   `background` (default `transparent`). The result has alpha when the background is
 ///   translucent or the image has alpha. See ``RotationSampler``.
 ///
-/// Not idempotent.
+/// Not idempotent. Angles are kept modulo 360 (`angle=-90` is `rotate(angle=270,…)`), so
+/// equivalent turns share one identifier.
 ///
 /// ```swift
 /// let upright = try RotateFilter(angle: 90).apply(to: sideways)   // exact, identifier "rotate(angle=90,background=#00000000)"
@@ -34,7 +35,19 @@ public struct RotateFilter: DeclaredFilter {
 
     public let arguments: FilterArguments
 
-    public init(arguments: FilterArguments) { self.arguments = arguments }
+    /// Keeps the arguments in one canonical form, so turns that do the same thing share an
+    /// identifier (and a cache entry): the angle is taken modulo 360 into 0..<360 (−90 and 270
+    /// are both 270; 360 is 0), and a right-angle turn, which never uses its background, always
+    /// carries the default one.
+    public init(arguments: FilterArguments) {
+        var values = arguments.values
+        var angle = arguments.double("angle").truncatingRemainder(dividingBy: 360)
+        if angle < 0 { angle += 360 }
+        if angle == 0 || angle >= 360 { angle = 0 }  // −0, and −1e-300 + 360 rounding to 360
+        values["angle"] = .number(angle)
+        if (angle / 90).rounded() == angle / 90 { values["background"] = .color(RGBA(r: 0, g: 0, b: 0, a: 0)) }
+        self.arguments = FilterArguments(filter: arguments.filter, values: values)
+    }
 
     /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` outside −360…360.
     public init(angle: Double, background: RGBA = RGBA(r: 0, g: 0, b: 0, a: 0)) throws {
@@ -55,6 +68,8 @@ public struct RotateFilter: DeclaredFilter {
             }
         }
         try FilterOutputLimit.check(RotationSampler.outputSize(of: image.size, degrees: angle), filter: "rotate")
-        return RotationSampler.rotate(image, degrees: angle, background: arguments.color("background"))
+        let turned = RotationSampler.rotate(image, degrees: angle, background: arguments.color("background"))
+        // A turn too small to uncover anything leaves an opaque image opaque: no alpha channel.
+        return image.hasAlpha || !turned.hasAlpha ? turned : turned.withAlphaScanned()
     }
 }

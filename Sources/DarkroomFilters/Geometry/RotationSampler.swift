@@ -21,7 +21,8 @@ import Darwin
 ///   alpha. The weights sum to one, so a constant image stays constant inside.
 /// - **Edges.** Each output pixel is weighted by the part of a one-pixel square about its
 ///   mapped centre that lies inside the source (`coverage`), which anti-aliases the edges; the
-///   rest is `background`, composited under it (premultiplied "over").
+///   rest is `background`, mixed in by `1 − coverage` (premultiplied). The image's own
+///   translucent pixels stay as they are: the background fills only what the image leaves.
 ///
 /// ```swift
 /// let tilted = RotationSampler.rotate(photo, degrees: 30, background: RGBA(r: 255, g: 255, b: 255))
@@ -117,14 +118,18 @@ enum RotationSampler {
                 }
                 let p = sample(source, px - 0.5, py - 0.5)
                 // Clamp the bicubic's overshoot (colour never above alpha), weight by coverage,
-                // then premultiplied "over" the background and back to straight alpha.
+                // add the background only where the image does not reach (1 − coverage), as
+                // ImageMagick and vips do: the image's own translucency is kept, never filled.
+                // Then back to straight alpha.
                 let k = Float(coverage)
                 let alpha = min(max(p.w, 0), 255)
-                let a = alpha * k, under = 1 - a * (1 / 255)
-                let outAlpha = a + backgroundPremultiplied.w * under
+                let under = 1 - k
+                let outAlpha = alpha * k + backgroundPremultiplied.w * under
                 let alphaByte = Self.byte(outAlpha)
                 guard alphaByte > 0 else {
-                    o[0] = background.r; o[1] = background.g; o[2] = background.b; o[3] = background.a
+                    // Nothing shows: a transparent background as given, else transparent black.
+                    let clear = background.a == 0 ? background : RGBA(r: 0, g: 0, b: 0, a: 0)
+                    o[0] = clear.r; o[1] = clear.g; o[2] = clear.b; o[3] = 0
                     continue
                 }
                 let unpremultiply = 255 / outAlpha

@@ -5,7 +5,7 @@ import DarkroomCore
 /// `circle` — crops the centred square of side `min(width, height)` (an odd leftover pixel
 /// goes to the right or bottom), then cuts it to the inscribed disc with an anti-aliased edge;
 /// outside the disc is fully transparent. This is AlamofireImage's `imageRoundedIntoCircle()`.
-/// The output always has alpha. Idempotent.
+/// The output always has alpha. Not idempotent: a second pass scales the edge alpha again.
 ///
 /// ```swift
 /// let avatar = try CircleFilter().apply(to: photo) // identifier "circle"
@@ -15,7 +15,7 @@ public struct CircleFilter: DeclaredFilter {
     public static let summary =
         "Crops the centred square of side min(width, height) and cuts it to a disc, anti-aliased; outside is transparent."
     public static let arguments: [FilterArgument] = []
-    public static let isIdempotent = true
+    public static let isIdempotent = false
 
     public let arguments: FilterArguments
 

@@ -9,10 +9,11 @@ import Darwin
 // MARK: - RoundedRectMask
 
 /// Cuts an image to the rounded rectangle that fills it, with anti-aliased corners: the exact
-/// area of each pixel covered by the shape (0…255) caps the pixel's alpha,
-/// `alpha' = min(alpha, coverage)`. For an opaque image that is the coverage itself; taking the
-/// minimum rather than the product makes masking twice the same as masking once, so the shape
-/// filters are idempotent. Pixels left fully transparent become transparent black.
+/// area of each pixel covered by the shape (0…255) scales the pixel's alpha,
+/// `alpha' = alpha × coverage / 255`, as masking with "destination-in" does in sharp, vips and
+/// ImageMagick. For an opaque image that is the coverage itself, and a translucent image keeps
+/// an anti-aliased edge. Masking twice therefore darkens the edge pixels again, so the shape
+/// filters are not idempotent. Pixels left fully transparent become transparent black.
 ///
 /// Only pixels in the four `⌈r⌉`×`⌈r⌉` corner squares are examined. Each is folded onto the
 /// top-left quarter (the shape is symmetric about both centre lines), where the shape is
@@ -58,10 +59,12 @@ enum RoundedRectMask {
                             coverage = UInt8(max(0, min(255, (covered * 255).rounded())))
                         }
                         let i = (y * width + x) * 4
-                        if coverage < out[i + 3] {
-                            out[i + 3] = coverage
-                            if coverage == 0 { out[i] = 0; out[i + 1] = 0; out[i + 2] = 0 }
-                        }
+                        guard coverage < 255 else { continue }
+                        // alpha × coverage / 255, rounded (exact for 8-bit operands).
+                        let product = Int(out[i + 3]) * Int(coverage) + 128
+                        let alpha = UInt8((product + product >> 8) >> 8)
+                        out[i + 3] = alpha
+                        if alpha == 0 { out[i] = 0; out[i + 1] = 0; out[i + 2] = 0 }
                     }
                 }
             }
