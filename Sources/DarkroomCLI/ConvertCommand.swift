@@ -1,5 +1,6 @@
 import ArgumentParser
 import Darkroom
+import DarkroomConfig
 import DarkroomCore
 import DarkroomFilters
 
@@ -62,7 +63,16 @@ struct ConvertCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let result = try makeConversion().run(using: .standard)
+            let conversion = try makeConversion()
+            if let format = try? conversion.resolvedFormat() {
+                let given = VariantEncoding(
+                    quality: quality, progressive: progressive ? true : nil, compression: compression,
+                    lossless: lossless ? true : nil, speed: speed)
+                for key in given.settingsIgnored(by: format) {
+                    StandardError.write("darkroom: warning: '\(key)' does not apply to \(format.rawValue) output and is ignored\n")
+                }
+            }
+            let result = try conversion.run(using: .standard)
             let h = result.inputHeader
             print("\(input) (\(h.format.rawValue) \(h.width)x\(h.height)) -> \(output) "
                 + "(\(result.outputFormat.rawValue) \(result.outputSize), \(result.outputBytes) bytes)")

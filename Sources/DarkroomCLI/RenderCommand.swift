@@ -99,6 +99,13 @@ struct RenderCommand: ParsableCommand {
         } else {
             let (chain, settings) = try VariantSelection.adHocChain(filters, registry: registry)
             let encoding = try adHocEncoding(isFolder: isFolder, settings: settings)
+            // As `darkroom check` does for filters.d: a setting the format has no use for is
+            // named, not dropped in silence.
+            if let format = encoding.format {
+                for key in encoding.settingsIgnored(by: format) {
+                    StandardError.write("darkroom: warning: '\(key)' does not apply to \(format.rawValue) output and is ignored\n")
+                }
+            }
             targets = [RenderTarget(name: "custom", chain: FilterChain(chain), encoding: encoding)]
         }
         try BatchInput.refuseOtherSchemes(source)

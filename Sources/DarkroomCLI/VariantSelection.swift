@@ -53,6 +53,11 @@ enum VariantSelection {
                         name: "--filter", value: spec, expected: "encoder settings (after '>') only at the end of the last --filter")
                 }
                 chain = spec[..<arrow]
+                guard chain.filter({ $0 == "(" }).count <= chain.filter({ $0 == ")" }).count else {
+                    throw DarkroomError.invalidArgument(
+                        name: "--filter", value: spec,
+                        expected: "'>' only before encoder settings; inside a filter's arguments write it as %3E")
+                }
                 encoding = try VariantEncoding(parsing: String(spec[spec.index(after: arrow)...]))
                 if chain.allSatisfy(\.isWhitespace) { continue }
             }

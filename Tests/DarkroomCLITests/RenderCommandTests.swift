@@ -11,6 +11,29 @@ import DarkroomSources
 struct RenderCommandTests {
     static let config = CheckCommandTests.repository.appendingPathComponent("filters.d").path
 
+    @Test("a setting the output format has no use for is named in a warning, and the render goes on")
+    func ignoredSettingWarns() async throws {
+        let folder = try TemporaryDirectory()
+        let out = folder.path("x.png")
+        let viaArrow = try await CommandRunner.run(["render", Fixtures.path("gradient.jpg"), "--filter", "grayscale>png(quality=50)", "-o", out, "--no-cache"])
+        #expect(viaArrow.status == 0, "\(viaArrow.stderr)")
+        #expect(viaArrow.stderr.contains("warning: 'quality' does not apply to png output and is ignored"))
+        let viaOption = try await CommandRunner.run(["render", Fixtures.path("gradient.jpg"), "--filter", "grayscale", "--quality", "50", "-o", out, "--no-cache"])
+        #expect(viaOption.status == 0 && viaOption.stderr.contains("'quality' does not apply to png"), "\(viaOption.stderr)")
+        let convert = try await CommandRunner.run(["convert", Fixtures.path("gradient.jpg"), "-o", out, "--progressive"])
+        #expect(convert.status == 0 && convert.stderr.contains("'progressive' does not apply to png"), "\(convert.stderr)")
+        let applies = try await CommandRunner.run(["render", Fixtures.path("gradient.jpg"), "--filter", "grayscale>jpeg(quality=50)", "-o", folder.path("x.jpg"), "--no-cache"])
+        #expect(applies.status == 0 && applies.stderr.isEmpty, "\(applies.stderr)")
+    }
+
+    @Test("a '>' inside a filter's arguments is refused with the escape to use")
+    func arrowInsideArguments() async throws {
+        let folder = try TemporaryDirectory()
+        let outcome = try await CommandRunner.run(["render", Fixtures.path("gradient.jpg"), "--filter", "overlay(path=a>b.png)", "-o", folder.path("x.png")])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("%3E"), "\(outcome.stderr)")
+    }
+
     @Test("one variant to a file")
     func oneVariant() async throws {
         let folder = try TemporaryDirectory()

@@ -120,6 +120,29 @@ struct FilterValidationTests {
         #expect(throws: DarkroomError.self) { try schema.resolve([("width", .integer(1)), (key, value)]) }
     }
 
+    @Test("numbers are plain decimals: hexadecimal, inf and nan are refused", arguments: [
+        ("width", "0x40"), ("width", "0x1p6"), ("gain", "0x1p2"), ("gain", "inf"), ("gain", "infinity"), ("gain", "nan"),
+        ("gain", "1_000"), ("gain", "½"),
+    ])
+    func decimalOnly(key: String, text: String) {
+        let others: [(String, FilterInput)] = key == "width" ? [] : [("width", .integer(4))]
+        #expect(throws: DarkroomError.self) { try schema.resolve(others + [(key, .text(text))]) }
+    }
+
+    @Test("decimal spellings are read", arguments: [("3", 3.0), ("+3", 3), ("0.3e1", 3), (".5", 0.5), ("-0", 0), ("2E0", 2)])
+    func decimals(text: String, value: Double) throws {
+        let arguments = try schema.resolve([("width", .integer(4)), ("gain", .text(text))])
+        #expect(arguments.double("gain") == value)
+    }
+
+    @Test("tabs and line breaks around a spec, a name or a value are white space like spaces")
+    func whiteSpace() throws {
+        let spec = try FilterSpec(parsing: "\tgain(\nwidth =\t4 , gain=\t2\n)\n")
+        #expect(spec.name == "gain")
+        #expect(try schema.makeFilter(spec.pairs).identifier == schema.makeFilter([("width", .integer(4)), ("gain", .number(2))]).identifier)
+        #expect(try FilterSpec(parsing: "grayscale\r\n").name == "grayscale")
+    }
+
     @Test("malformed specs are refused", arguments: ["", "(x=1)", "blur(", "blur(sigma)", "blur(sigma=1))", "9lives", "blur(a=1,,b=2)"])
     func malformed(text: String) {
         #expect(throws: DarkroomError.self) { try FilterSpec(parsing: text) }

@@ -67,7 +67,7 @@ public struct FilterArgument: Sendable, Hashable {
             case let .number(v): number = v == v.rounded() && abs(v) < 1e15 ? Int(v) : nil
             case let .text(t):
                 let trimmed = t.trimmingSpaces
-                number = Int(trimmed) ?? Double(trimmed).flatMap { $0 == $0.rounded() && abs($0) < 1e15 ? Int($0) : nil }
+                number = Int(trimmed) ?? trimmed.decimalNumber.flatMap { $0 == $0.rounded() && abs($0) < 1e15 ? Int($0) : nil }
             case .boolean: number = nil
             }
             guard let number, range.contains(number) else { throw fail() }
@@ -77,7 +77,7 @@ public struct FilterArgument: Sendable, Hashable {
             switch input {
             case let .integer(v): number = Double(v)
             case let .number(v): number = v
-            case let .text(t): number = Double(t.trimmingSpaces)
+            case let .text(t): number = t.trimmingSpaces.decimalNumber
             case .boolean: number = nil
             }
             guard let number, number.isFinite, range.contains(number) else { throw fail() }
@@ -121,7 +121,17 @@ public enum FilterInput: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension String {
+    /// The text without leading and trailing white space: spaces, tabs and line breaks.
     var trimmingSpaces: String {
-        String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+
+    /// The text as a plain decimal number (`12`, `-0.5`, `.5`, `1e3`), or `nil`. Swift's
+    /// `Double(_:)` also reads hexadecimal (`0x40`, `0x1p2`), `inf` and `nan`, which no
+    /// argument documents, so anything but digits, one sign, a point and an exponent is refused.
+    var decimalNumber: Double? {
+        guard let first = first, first.isASCII, first.isNumber || first == "-" || first == "+" || first == "." else { return nil }
+        guard allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }) else { return nil }
+        return Double(self)
     }
 }
