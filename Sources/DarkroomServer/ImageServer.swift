@@ -74,6 +74,8 @@ public struct ImageServer: Sendable {
     // MARK: - Responding
 
     /// The response to one request. Never throws: every failure is an error response.
+    /// Cancelling the calling task (the client went away) ends it with status 499, and the
+    /// pipeline drops the work no other request shares.
     public func respond(to request: ImageServerRequest) async -> ImageServerResponse {
         let response = await answer(request)
         settings.metrics?.record(status: response.status)
@@ -103,6 +105,9 @@ public struct ImageServer: Sendable {
                 if negotiation?.negotiates(variant) == true { response.headers.append(("Vary", "Accept")) }
                 return response
             }
+        } catch is CancellationError where Task.isCancelled {
+            // The caller stopped waiting: over HTTP, the client closed the connection.
+            return .failure(ServerFailure(status: 499, message: "the client closed the connection before the answer was ready"))
         } catch {
             return .failure(ServerFailure(error))
         }

@@ -54,6 +54,22 @@ enum RawHTTPClient {
         }
     }
 
+    /// Connects, sends a whole GET request for `path` and returns the open socket without
+    /// reading the answer: the caller hangs up with `close` whenever it likes, as a client that
+    /// stops waiting does.
+    static func startRequest(_ path: String, port: Int) async throws -> Int32 {
+        try await onOwnThread {
+            let fd = try connected(port: port, receiveTimeout: 30)
+            let bytes = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n".utf8)
+            let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, 0) }
+            guard sent == bytes.count else {
+                close(fd)
+                throw Failure(description: "send: errno \(errno)")
+            }
+            return fd
+        }
+    }
+
     /// A socket connected to 127.0.0.1:`port`, reads timing out after `receiveTimeout` seconds.
     private static func connected(port: Int, receiveTimeout: Int) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

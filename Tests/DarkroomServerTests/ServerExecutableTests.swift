@@ -94,6 +94,30 @@ struct ServerExecutableTests {
         _ = try await server.stop()
     }
 
+    @Test("A client that hangs up cancels its render: the source transfer is dropped at once and counted as 499")
+    func clientHangUpCancels() async throws {
+        let fixture = try ServerFixture()
+        let upstream = try await LoopbackHTTPServer.launch()
+        let config = try TemporaryDirectory(prefix: "darkroom-server-config")
+        try ServerFixture.configurationText.write(toFile: config.path("10-server.toml"), atomically: true, encoding: .utf8)
+        let server = try await ServerProcess.start(
+            ["--config", config.url.path, "--root", fixture.root.url.path, "--no-cache", "--jobs", "1", "--metrics"])
+        // The upstream holds its answer until released, which this test never does.
+        let held = "/image/gradient.jpg?hold=never"
+        let socket = try await RawHTTPClient.startRequest(
+            "/thumb/" + PercentEncoding.encode(upstream.url(held), keepingSlashes: false), port: server.port)
+        #expect(await upstream.wait(timeout: 20) { upstream.hits(held) == 1 })
+        close(socket)
+        // Well before the source's own low-speed timeout would end the transfer.
+        #expect(await upstream.wait(timeout: 4) { upstream.finished(held).first?.outcome == "aborted" }, "\(upstream.events())")
+
+        let next = try await RawHTTPClient.send("GET", "/square/alpha.png", port: server.port)
+        #expect(next.status == 200, "\(next.text)")
+        let metrics = try await RawHTTPClient.send("GET", "/metrics", port: server.port)
+        #expect(metrics.text.contains(#"darkroom_http_responses_total{status="499"} 1"#), "\(metrics.text)")
+        #expect(try await server.stop() == 0)
+    }
+
     @Test("A configuration with errors, bad options or a salt without a key stop it before it listens")
     func refusesBadSetups() async throws {
         let fixture = try ServerFixture()

@@ -6,7 +6,9 @@ import NIOCore
 // MARK: - ImageServerHost
 
 /// Serves an ``ImageServer`` over HTTP/1.1 with Hummingbird, until SIGTERM or SIGINT (then it
-/// finishes the requests in flight) or until the calling task is cancelled.
+/// finishes the requests in flight) or until the calling task is cancelled. A client that
+/// closes its connection before its answer is ready cancels the request (logged as 499), so
+/// abandoned renders do not hold the workers.
 ///
 /// ```swift
 /// let host = ImageServerHost(server: server, host: "0.0.0.0", port: 8080, idleTimeout: 30)
@@ -39,11 +41,16 @@ public struct ImageServerHost: Sendable {
     ) async throws {
         let server = self.server
         let logger = self.logger
-        let responder = CallbackResponder<BasicRequestContext> { request, _ in
+        let responder = CallbackResponder<ImageServerRequestContext> { request, context in
             let served = ImageServerRequest(
                 method: request.method.rawValue, path: request.head.path ?? "/", ifNoneMatch: request.headers[.ifNoneMatch],
                 accept: request.headers[.accept])
-            let response = await server.respond(to: served)
+            // A client that leaves (closes or drops the connection) cancels its render.
+            let response = if let connection = context.connection {
+                await connection.serve { await server.respond(to: served) }
+            } else {
+                await server.respond(to: served)
+            }
             Self.log(served, response, to: logger)
             return Self.hummingbirdResponse(response)
         }
@@ -51,7 +58,7 @@ public struct ImageServerHost: Sendable {
         let idle = idleTimeout.map { TimeAmount.nanoseconds(Int64($0 * 1_000_000_000)) }
         let application = Application(
             responder: responder,
-            server: .http1(configuration: .init(idleTimeout: idle)),
+            server: .http1(configuration: .init(additionalChannelHandlers: [ClientDisconnectHandler()], idleTimeout: idle)),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "darkroom"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
