@@ -37,6 +37,21 @@ struct RemoteSourceTests {
         #expect(upstream.hits("/image/gradient.jpg?delay=0.3") == 1)
     }
 
+    @Test("Cancelling the task awaiting a response ends it with 499 and drops the download")
+    func cancelledRequest() async throws {
+        let upstream = try await LoopbackHTTPServer.launch()
+        let server = try ServerFixture().server()
+        let held = "/image/gradient.jpg?hold=cancelled"
+        let path = "/thumb/" + PercentEncoding.encode(upstream.url(held), keepingSlashes: false)
+        let request = Task { await server.get(path) }
+        #expect(await upstream.wait(timeout: 20) { upstream.hits(held) == 1 })
+        request.cancel()
+        let response = await request.value
+        #expect(response.status == 499, "\(response.text)")
+        #expect(response.text.contains("client closed the connection"))
+        #expect(await upstream.wait(timeout: 4) { upstream.finished(held).first?.outcome == "aborted" })
+    }
+
     @Test("An upstream 404 is 404; an upstream 500 is 502; a refused host is 403")
     func upstreamFailures() async throws {
         let upstream = try await LoopbackHTTPServer.launch()
