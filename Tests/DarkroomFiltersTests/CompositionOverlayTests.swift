@@ -1,6 +1,7 @@
 import DarkroomCore
 import DarkroomFilters
 import DarkroomTestSupport
+import Synchronization
 import Testing
 
 // MARK: - Helpers
@@ -153,5 +154,28 @@ struct CompositionOverlayRoundTripTests {
         #expect { try Self.schema.makeFilter(FilterSpec(parsing: "overlay(content=0123456789abcdef,path=logo.png)").pairs) } throws: { error in
             "\(error)".contains("0123456789abcdef") && "\(error)".contains(filter.contentDigest)
         }
+    }
+
+    @Test("a content value that is no digest at all is refused as such, without loading the file")
+    func malformedDigest() throws {
+        let loads = Mutex(0)
+        let schema = StandardFilters.overlaySchema { _ in loads.withLock { $0 += 1 }; return red }
+        #expect { try schema.makeFilter(FilterSpec(parsing: "overlay(content=abc,path=logo.png)").pairs) } throws: { error in
+            "\(error)".contains("16 hex digits") && !"\(error)".contains("has changed")
+        }
+        #expect(loads.withLock { $0 } == 0)
+    }
+
+    @Test("spellings of one path share an identifier and load the same file", arguments: [
+        ("./logo.png", "logo.png"), ("marks//logo.png", "marks/logo.png"), ("./marks/./logo.png/", "marks/logo.png"),
+        ("/srv//marks/logo.png", "/srv/marks/logo.png"), ("../logo.png", "../logo.png"),
+    ])
+    func normalizedPath(written: String, canonical: String) throws {
+        let loaded = Mutex<[String]>([])
+        let schema = StandardFilters.overlaySchema { path in loaded.withLock { $0.append(path) }; return red }
+        let filter = try schema.makeFilter([("path", .text(written))])
+        #expect(filter.identifier == (try schema.makeFilter([("path", .text(canonical))])).identifier)
+        #expect(filter.identifier.contains("path=\(FilterValue.text(canonical).canonicalText)"))
+        #expect(loaded.withLock { $0 } == [canonical, canonical])
     }
 }

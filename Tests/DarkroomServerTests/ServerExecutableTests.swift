@@ -128,7 +128,8 @@ struct ServerExecutableTests {
         let cases: [(arguments: [String], environment: [String: String], status: Int32, message: String)] = [
             (["--config", broken.url.path, "--root", root], [:], 1, "10-bad.toml:2"),
             (["--no-remote"], [:], 64, "nothing to serve"),
-            (["--root", root, "--max-age", "-5"], [:], 64, "--max-age"),
+            (["--root", root, "--max-age", "-5"], [:], 64, "--max-age -5 is negative"),
+            (["--root", root, "--jobs", "-2"], [:], 64, "--jobs -2 is out of range"),
             (["--root", root + "/gradient.jpg"], [:], 1, "is not a folder"),
             (["--root", root], ["DARKROOM_SALT": "00"], 1, "DARKROOM_KEY"),
             (["--root", root], ["DARKROOM_KEY": "zz"], 1, "signing key"),

@@ -70,8 +70,25 @@ public struct OverlayFilter: ImageFilter {
     /// - Parameter arguments: values resolved against ``declaration`` (as a schema's factory gets them).
     public init(overlay: Image, arguments: FilterArguments) {
         self.overlay = overlay
-        self.arguments = arguments
+        var values = arguments.values
+        if case let .text(path)? = values["path"] { values["path"] = .text(Self.normalized(path)) }
+        self.arguments = FilterArguments(filter: arguments.filter, values: values)
         self.contentDigest = PixelDigest.hex(of: overlay)
+    }
+
+    /// `path` without `.` components and repeated or trailing slashes, so `./logo.png` and
+    /// `logo.png` (the same file) share an identifier. `..` is kept: what it means depends on
+    /// symbolic links.
+    ///
+    /// ```swift
+    /// OverlayFilter.normalized("./marks//logo.png")  // "marks/logo.png"
+    /// ```
+    public static func normalized(_ path: String) -> String {
+        let isAbsolute = path.hasPrefix("/")
+        let parts = path.split(separator: "/").filter { $0 != "." }
+        let joined = parts.joined(separator: "/")
+        if isAbsolute { return "/" + joined }
+        return joined.isEmpty ? "." : joined
     }
 
     /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` for a bad gravity,
@@ -95,13 +112,19 @@ public struct OverlayFilter: ImageFilter {
     /// ```
     public static func schema(loadingWith load: @escaping @Sendable (String) throws -> Image) -> FilterSchema {
         FilterSchema(name: name, summary: summary, arguments: arguments, isIdempotent: isIdempotent) { arguments in
-            let path = arguments.string("path")
-            let filter = OverlayFilter(overlay: try load(path), arguments: arguments)
             let expected = arguments.string("content")
+            let isDigest = expected.count == 16 && expected.allSatisfy(\.isHexDigit)
+            guard expected == anyContent || isDigest else {
+                throw DarkroomError.invalidArgument(
+                    name: "overlay argument 'content'", value: expected,
+                    expected: "16 hex digits (the digest of the file's pixels, as the identifier shows it) or '\(anyContent)'")
+            }
+            let path = normalized(arguments.string("path"))
+            let filter = OverlayFilter(overlay: try load(path), arguments: arguments)
             guard expected == anyContent || expected.lowercased() == filter.contentDigest else {
                 throw DarkroomError.invalidArgument(
                     name: "overlay argument 'content'", value: expected,
-                    expected: "the digest of \(path)'s pixels, which is now \(filter.contentDigest) (the file has changed)")
+                    expected: "the digest of \(path)'s pixels, which is now \(filter.contentDigest) (the file has changed, or the digest is mistyped)")
             }
             return filter
         }

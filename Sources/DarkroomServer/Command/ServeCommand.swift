@@ -49,13 +49,13 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The address to listen on.")
     var host = "127.0.0.1"
 
-    @Option(help: "The port to listen on (0: any free port, printed once listening).")
+    @Option(parsing: .unconditional, help: "The port to listen on (0: any free port, printed once listening).")
     var port = 8080
 
-    @Option(name: .customLong("idle-timeout"), help: "Seconds before an idle connection is closed (0: never).")
+    @Option(name: .customLong("idle-timeout"), parsing: .unconditional, help: "Seconds before an idle connection is closed (0: never).")
     var idleTimeout: Double = 60
 
-    @Option(name: .customLong("max-age"), help: "Cache-Control max-age of images, in seconds.")
+    @Option(name: .customLong("max-age"), parsing: .unconditional, help: "Cache-Control max-age of images, in seconds.")
     var maxAge = 86_400
 
     @Flag(name: .customLong("auto-webp"), help: "Serve JPEG and PNG variants as WebP to clients whose Accept lists image/webp.")
@@ -67,7 +67,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "An image rendered through the requested variant when a source fails.")
     var fallback: String?
 
-    @Option(help: "Decodes, filters and encodes running at once (default: the processor count).")
+    @Option(parsing: .unconditional, help: "Decodes, filters and encodes running at once (default: the processor count).")
     var jobs: Int?
 
     @Flag(help: "Serve Prometheus metrics at /metrics (to anyone who can reach the port).")
