@@ -87,6 +87,7 @@ struct ListCommandTests {
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("identifier: negate>auto()"))
         #expect(outcome.stdout.contains("overrides:  \(folder.url.path)/10-a.toml:1"))
+        #expect(outcome.stdout.contains("exceed 100 megapixels refuses the image"))
     }
 
     @Test("a --config folder that does not exist exits 1 with its reason, as check does")
