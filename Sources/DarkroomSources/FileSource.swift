@@ -102,13 +102,14 @@ public struct FileSource: ImageSource {
     }
 
     /// `root/location` after the checks that need no file system: not absolute, no `..`,
-    /// not empty, no NUL.
+    /// not empty, no NUL. Repeated slashes are dropped; a trailing one is kept.
     func joinedPath(_ location: String) throws -> String {
         guard !location.hasPrefix("/") else { throw refusal(location, "absolute paths are not allowed") }
         let components = location.split(separator: "/", omittingEmptySubsequences: true)
         guard !components.contains("..") else { throw refusal(location, "'..' is not allowed") }
         guard !components.isEmpty, !location.contains("\0") else { throw refusal(location, "empty or invalid path") }
-        return rootPrefix + components.joined(separator: "/")
+        // A trailing slash stays: `photo.jpg/` names a folder, which a file is not.
+        return rootPrefix + components.joined(separator: "/") + (location.hasSuffix("/") ? "/" : "")
     }
 
     /// The root with one trailing slash: `/srv/images/`, and `/` for the file system's root.

@@ -32,6 +32,8 @@ struct ImageServerErrorTests {
         await expectFailure(server, "/thumb/nope.jpg", status: 404, "nope.jpg", "no such file")
         await expectFailure(server, "/thumb/folder.jpg", status: 404, "folder.jpg", "directory")
         await expectFailure(server, "/thumb/gradient.jpg/x.jpg", status: 404, "gradient.jpg/x.jpg")
+        await expectFailure(server, "/thumb/gradient.jpg/", status: 404, "gradient.jpg/", "not a directory")
+        #expect(await server.get("/thumb/sub//deep.jpg").status == 200)
     }
 
     @Test("Paths escaping the root are 403: '..', encoded '..', absolute paths, symbolic links out")
