@@ -116,6 +116,19 @@ struct ProbeTests {
         }
     }
 
+    @Test("an ISOBMFF box with a 64-bit size past any data is truncated, never an overflow", arguments: [
+        [0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xF0], [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF],
+        [0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00] as [UInt8],
+    ])
+    func hugeLargeSize(largeSize: [UInt8]) {
+        let ftyp: [UInt8] = [0, 0, 0, 28] + Array("ftypavif".utf8) + [0, 0, 0, 0] + Array("avifmif1miaf".utf8)
+        let meta: [UInt8] = [0, 0, 0, 1] + Array("meta".utf8) + largeSize + [0, 0, 0, 0]
+        #expect { try ImageProbe.probe(ftyp + meta) } throws: { error in
+            guard case DarkroomError.truncated = error else { return false }
+            return true
+        }
+    }
+
     @Test("every prefix of every fixture probes or throws, never traps")
     func prefixesNeverTrap() {
         for name in ["gradient.jpg", "gradient-rgba.png", "blocks.gif", "gradient-lossy.webp", "gradient.avif",

@@ -44,8 +44,9 @@ public struct ByteReader {
         return Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24
     }
 
+    /// A big-endian 64-bit value; `nil` past the end or at 2⁶³ and above (no `Int` holds it).
     public func u64be(_ at: Int) -> Int? {
-        guard let hi = u32be(at), let lo = u32be(at + 4) else { return nil }
+        guard let hi = u32be(at), let lo = u32be(at + 4), hi < 0x8000_0000 else { return nil }
         return hi << 32 | lo
     }
 

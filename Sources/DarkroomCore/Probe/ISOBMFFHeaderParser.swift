@@ -129,13 +129,13 @@ enum ISOBMFFHeaderParser {
         guard offset + 8 <= limit, var size = r.u32be(offset), let type = r.fourCC(offset + 4) else { return nil }
         var header = 8
         if size == 1 {
-            guard let large = r.u64be(offset + 8) else { return nil }
-            size = large
+            guard r.u32be(offset + 12) != nil else { return nil }
+            size = r.u64be(offset + 8) ?? Int.max  // 2⁶³ and more: past any data, so truncated
             header = 16
         } else if size == 0 {
             size = limit - offset
         }
-        guard size >= header, offset + size <= limit else {
+        guard size >= header, size <= limit - offset else {
             // A box running past the data: give what is there so the caller can report truncation.
             return offset + header <= limit ? Box(type: type, start: offset + header, end: limit) : nil
         }
