@@ -129,6 +129,27 @@ struct ProbeTests {
         }
     }
 
+    /// A little-endian TIFF header and IFD0 of `entries` (tag, type, count, value), no pixels.
+    static func tiff(_ entries: [(tag: Int, type: Int, count: Int, value: Int)]) -> [UInt8] {
+        func le(_ v: Int, _ n: Int) -> [UInt8] { (0..<n).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+        var bytes: [UInt8] = Array("II".utf8) + le(42, 2) + le(8, 4) + le(entries.count, 2)
+        for e in entries { bytes += le(e.tag, 2) + le(e.type, 2) + le(e.count, 4) + le(e.value, 4) }
+        return bytes + le(0, 4)
+    }
+
+    @Test("TIFF tags are read as libtiff reads them: the first of duplicates, any integer type, one value")
+    func tiffTagsAsLibtiff() throws {
+        // Width twice (LONG 20000, then SHORT 10): libtiff decodes 20000 wide, so the probe must say so.
+        let duplicated = try ImageProbe.probe(Self.tiff([(256, 4, 1, 20000), (256, 3, 1, 10), (257, 4, 1, 20000), (274, 3, 1, 3), (274, 3, 1, 1)]))
+        #expect(duplicated.size == PixelSize(width: 20000, height: 20000))
+        #expect(duplicated.orientation == .down)
+        // SLONG and BYTE sizes are sizes too.
+        #expect(try ImageProbe.probe(Self.tiff([(256, 9, 1, 300), (257, 1, 1, 200)])).size == PixelSize(width: 300, height: 200))
+        // A negative SLONG, or a list, is no size.
+        #expect(throws: DarkroomError.self) { try ImageProbe.probe(Self.tiff([(256, 9, 1, -5), (257, 4, 1, 20)])) }
+        #expect(throws: DarkroomError.self) { try ImageProbe.probe(Self.tiff([(256, 4, 2, 20), (257, 4, 1, 20)])) }
+    }
+
     @Test("every prefix of every fixture probes or throws, never traps")
     func prefixesNeverTrap() {
         for name in ["gradient.jpg", "gradient-rgba.png", "blocks.gif", "gradient-lossy.webp", "gradient.avif",

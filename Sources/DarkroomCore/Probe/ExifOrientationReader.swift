@@ -20,11 +20,27 @@ enum TIFFStructure {
         func u32(_ at: Int) -> Int? { little ? r.u32le(at) : r.u32be(at) }
         guard let magic = u16(2), magic == 42, let ifd = u32(4), let entries = u16(ifd) else { return nil }
         var fields = Fields()
+        // libtiff (which decodes TIFF files) keeps the first of duplicated tags; so does this,
+        // or a file could show one size here and decode at another.
+        var seen: Set<Int> = []
         for index in 0..<min(entries, 512) {
             let entry = ifd + 2 + index * 12
             guard let tag = u16(entry), let type = u16(entry + 2) else { break }
-            // SHORT (3) values sit in the first two bytes of the value field; LONG (4) in all four.
-            let value: Int? = type == 3 ? u16(entry + 8) : (type == 4 ? u32(entry + 8) : nil)
+            guard seen.insert(tag).inserted else { continue }
+            // One integer of any type libtiff converts (BYTE, SHORT, LONG, signed or not, stored
+            // at the start of the value field); a negative one or a list is no value.
+            var value: Int?
+            if u32(entry + 4) == 1 {
+                switch type {
+                case 1, 6: value = r.u8(entry + 8)
+                case 3, 8: value = u16(entry + 8)
+                case 4, 9: value = u32(entry + 8)
+                default: value = nil
+                }
+                if let raw = value, (type == 6 && raw >= 0x80) || (type == 8 && raw >= 0x8000) || (type == 9 && raw >= 0x8000_0000) {
+                    value = nil
+                }
+            }
             switch tag {
             case 256: fields.width = value
             case 257: fields.height = value
