@@ -169,7 +169,13 @@ struct PixelLimitMessageTests {
         #expect(DarkroomError.tooManyPixels(width: 40_000, height: 40_000, limit: 100_000_000).description
             == "image is 40000×40000 (1600 megapixels), more than the limit of 100 megapixels")
         #expect(DarkroomError.tooManyPixels(width: 451, height: 300, limit: 1).description
-            == "image is 451×300 (0.1 megapixels), more than the limit of 1 pixels")
+            == "image is 451×300 (135300 pixels), more than the limit of 1 pixel")
+        #expect(DarkroomError.tooManyPixels(width: 65, height: 4000, limit: 259_999).description
+            == "image is 65×4000 (260000 pixels), more than the limit of 259999 pixels")
+        #expect(DarkroomError.tooManyPixels(width: 600, height: 500, limit: 250_000).description
+            == "image is 600×500 (300000 pixels), more than the limit of 250000 pixels")
+        #expect(DarkroomError.tooManyPixels(width: 1200, height: 1000, limit: 1_000_000).description
+            == "image is 1200×1000 (1.2 megapixels), more than the limit of 1 megapixels")
     }
 }
 

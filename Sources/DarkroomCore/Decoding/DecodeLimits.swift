@@ -31,7 +31,8 @@ public struct DecodeLimits: Sendable, Hashable {
         }
     }
 
-    /// Throws when the header's size is invalid or passes ``maxPixels``.
+    /// Throws when the header's size is invalid or passes ``maxPixels``, or its coded frame
+    /// (``ImageHeader/codedSize``) does.
     public func check(_ header: ImageHeader) throws {
         guard header.width > 0, header.height > 0 else {
             throw DarkroomError.invalidDimensions(header.format, width: header.width, height: header.height)
@@ -39,6 +40,12 @@ public struct DecodeLimits: Sendable, Hashable {
         let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
         if overflow || pixels > maxPixels {
             throw DarkroomError.tooManyPixels(width: header.width, height: header.height, limit: maxPixels)
+        }
+        if let coded = header.codedSize {
+            let (codedPixels, overflow) = coded.width.multipliedReportingOverflow(by: coded.height)
+            if overflow || codedPixels > maxPixels {
+                throw DarkroomError.tooManyPixels(width: coded.width, height: coded.height, limit: maxPixels)
+            }
         }
     }
 }

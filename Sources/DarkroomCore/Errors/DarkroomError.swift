@@ -58,12 +58,16 @@ public enum DarkroomError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .corrupt(format, detail):
             return "corrupt \(format.displayName) data: \(detail)"
         case let .tooManyPixels(width, height, limit):
-            let megapixels = Double(width) * Double(height) / 1_000_000
-            let limitMP = Double(limit) / 1_000_000
-            // A limit under 0.1 megapixels would round to "0 megapixels": give it in pixels.
-            let limitText = limit < 100_000 ? "\(limit) pixels" : "\(Self.short(limitMP)) megapixels"
-            return "image is \(width)×\(height) (\(Self.short(megapixels)) megapixels), "
-                + "more than the limit of \(limitText)"
+            let imageMP = Self.short(Double(width) * Double(height) / 1_000_000)
+            let limitMP = Self.short(Double(limit) / 1_000_000)
+            // A limit under 0.1 megapixels would round to "0 megapixels", and two sizes may round
+            // to the same text: then both are given in pixels.
+            if limit < 100_000 || imageMP == limitMP {
+                let pixels = width.multipliedReportingOverflow(by: height)
+                let imageText = pixels.overflow ? "\(imageMP) megapixels" : "\(pixels.partialValue) pixels"
+                return "image is \(width)×\(height) (\(imageText)), more than the limit of \(limit) pixel\(limit == 1 ? "" : "s")"
+            }
+            return "image is \(width)×\(height) (\(imageMP) megapixels), more than the limit of \(limitMP) megapixels"
         case let .invalidDimensions(format, width, height):
             return "\(format.displayName) header gives an invalid size \(width)×\(height)"
         case let .decodeFailed(format, detail):

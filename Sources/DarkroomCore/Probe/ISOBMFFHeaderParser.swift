@@ -39,7 +39,30 @@ enum ISOBMFFHeaderParser {
         guard let (width, height) = size else {
             throw DarkroomError.corrupt(format, detail: "no 'ispe' box gives the image size")
         }
-        return ImageHeader(format: format, width: width, height: height, orientation: orientation, hasAlpha: hasAlpha)
+        var header = ImageHeader(format: format, width: width, height: height, orientation: orientation, hasAlpha: hasAlpha)
+        header.codedSize = properties.primary.flatMap { codedSize(of: $0, all: properties.all, meta: meta, in: r) }
+        return header
+    }
+
+    /// The primary item's coded frame size from its `hvcC` or `av1C` (for AV1 without
+    /// configuration OBUs, from the item's data); for a `grid` item, the grid's output size
+    /// (the canvas its tiles are decoded into) or the largest HEVC tile frame, whichever is
+    /// larger. See ``CodedFrameSize``.
+    static func codedSize(of properties: [Box], all: [Box], meta: Box, in r: ByteReader) -> PixelSize? {
+        if let item = primaryItem(r, meta: meta), itemType(of: item, meta: meta, in: r) == "grid" {
+            let tiles = all.filter { $0.type == "hvcC" }.compactMap { CodedFrameSize.hevc(configuration: r, from: $0.start, to: $0.end) }
+            return ([gridOutputSize(of: item, meta: meta, in: r)].compactMap { $0 } + tiles)
+                .max { $0.width * $0.height < $1.width * $1.height }
+        }
+        if let hvcC = properties.first(where: { $0.type == "hvcC" }) {
+            return CodedFrameSize.hevc(configuration: r, from: hvcC.start, to: hvcC.end)
+        }
+        guard let av1C = properties.first(where: { $0.type == "av1C" }) else { return nil }
+        if av1C.end - av1C.start > 4, let size = CodedFrameSize.av1(obus: r, from: av1C.start + 4, to: av1C.end) {
+            return size
+        }
+        guard let item = primaryItem(r, meta: meta), let data = firstExtent(of: item, meta: meta, in: r) else { return nil }
+        return CodedFrameSize.av1(obus: r, from: data.lowerBound, to: data.upperBound)
     }
 
     // MARK: - Item properties
