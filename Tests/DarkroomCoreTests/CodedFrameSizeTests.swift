@@ -68,6 +68,22 @@ struct CodedFrameSizeTests {
         #expect(cut.withUnsafeBytes { CodedFrameSize.av1(sequenceHeader: ByteReader($0)) } == nil)
     }
 
+    static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+        let size = UInt32(8 + payload.count)
+        return [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: size >> $0) } + Array(type.utf8) + payload
+    }
+
+    @Test("extents as large as 32 bits allow, with no primary item, are compared without overflow")
+    func hugeExtents() throws {
+        let ftyp = Self.box("ftyp", Array("avif".utf8) + [0, 0, 0, 0] + Array("avifmif1".utf8))
+        let huge = Self.box("ispe", [0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
+        let small = Self.box("ispe", [0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 2])
+        let meta = Self.box("meta", [0, 0, 0, 0] + Self.box("iprp", Self.box("ipco", small + huge + huge)))
+        let header = try ImageProbe.probe(ftyp + meta)
+        #expect(header.width == 0xFFFF_FFFF && header.height == 0xFFFF_FFFF)
+        #expect(throws: DarkroomError.self) { try DecodeLimits().check(header) }
+    }
+
     @Test("every prefix of the fixtures' codec headers gives the frame or nothing, never a trap")
     func prefixes() {
         for name in ["gradient.avif", "gradient.heic"] {

@@ -30,7 +30,7 @@ enum ISOBMFFHeaderParser {
         }
         if size == nil {
             // No item association to follow: the largest extent is the primary image in practice.
-            size = properties.all.compactMap(extent).max { $0.0 * $0.1 < $1.0 * $1.1 }
+            size = properties.all.compactMap(extent).max { $0.0.multipliedFullWidth(by: $0.1) < $1.0.multipliedFullWidth(by: $1.1) }
         }
         let hasAlpha = properties.all.contains { box in
             box.type == "auxC"
@@ -52,7 +52,7 @@ enum ISOBMFFHeaderParser {
         if let item = primaryItem(r, meta: meta), itemType(of: item, meta: meta, in: r) == "grid" {
             let tiles = all.filter { $0.type == "hvcC" }.compactMap { CodedFrameSize.hevc(configuration: r, from: $0.start, to: $0.end) }
             return ([gridOutputSize(of: item, meta: meta, in: r)].compactMap { $0 } + tiles)
-                .max { $0.width * $0.height < $1.width * $1.height }
+                .max { $0.width.multipliedFullWidth(by: $0.height) < $1.width.multipliedFullWidth(by: $1.height) }
         }
         if let hvcC = properties.first(where: { $0.type == "hvcC" }) {
             return CodedFrameSize.hevc(configuration: r, from: hvcC.start, to: hvcC.end)
