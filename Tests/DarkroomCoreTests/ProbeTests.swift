@@ -129,6 +129,17 @@ struct ProbeTests {
         }
     }
 
+    @Test("a PNG chunk before the image data that claims more bytes than follow is truncation, found before libpng allocates for it")
+    func pngChunkLongerThanData() {
+        let png = Fixtures.bytes("gradient-rgba.png")
+        // Keep the signature and IHDR (33 bytes), then a tEXt chunk claiming 2³¹ − 1 bytes.
+        let forged = Array(png.prefix(33)) + [0x7F, 0xFF, 0xFF, 0xFF] + Array("tEXt".utf8) + Array(png.dropFirst(33).prefix(40))
+        #expect { try ImageProbe.probe(forged) } throws: { error in
+            guard case let DarkroomError.truncated(format, detail) = error else { return false }
+            return format == .png && detail.contains("tEXt chunk claims 2147483647 bytes")
+        }
+    }
+
     /// A little-endian TIFF header and IFD0 of `entries` (tag, type, count, value), no pixels.
     static func tiff(_ entries: [(tag: Int, type: Int, count: Int, value: Int)]) -> [UInt8] {
         func le(_ v: Int, _ n: Int) -> [UInt8] { (0..<n).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }

@@ -113,8 +113,15 @@ enum PNGHeaderParser {
         var hasAlpha = colorType == 4 || colorType == 6
         var orientation = Orientation.up
         var offset = 33
-        // Walk ancillary chunks until the first IDAT; stop quietly if the data is short.
+        // Walk ancillary chunks until the first IDAT; stop quietly if a chunk header is cut.
         while let length = r.u32be(offset), let type = r.fourCC(offset + 4), type != "IDAT", type != "IEND" {
+            // A chunk longer than the data left is refused here: libpng would first allocate
+            // (and zero) whatever the length field claims, up to 2 GiB.
+            guard length <= r.count - offset - 12 else {
+                let name = String(type.map { $0.isASCII && $0.isLetter ? $0 : "?" })
+                throw DarkroomError.truncated(
+                    .png, detail: "the \(name) chunk claims \(length) bytes, but only \(max(0, r.count - offset - 12)) follow it")
+            }
             if type == "tRNS" { hasAlpha = true }
             if type == "eXIf", let payload = r.slice(offset + 8, length) {
                 orientation = TIFFStructure.orientation(inExif: payload)
