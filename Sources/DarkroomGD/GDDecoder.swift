@@ -80,7 +80,8 @@ public struct GDDecoder: ImageDecoder {
             }
             if !frame.fillsScreen { image = Self.placing(image, on: frame) }
         case .tiff:
-            image = try TIFFConventions.unpremultiplied(decodeWithLibgd(bytes, format: .tiff, limits: options.limits))
+            image = try TIFFConventions.corrected(
+                decodeWithLibgd(bytes, format: .tiff, limits: options.limits), layout: TIFFLayout(bytes))
             // libtiff already resolved the flips; finish the job (and undo it for stored pixels).
             image = image.applying(TIFFConventions.remainingOrientation(afterLibgdRead: header.orientation))
             image = options.convertToSRGB(image, iccProfile: profile(of: bytes, format: .tiff, options))

@@ -161,6 +161,16 @@ struct ProbeTests {
         #expect(throws: DarkroomError.self) { try ImageProbe.probe(Self.tiff([(256, 4, 2, 20), (257, 4, 1, 20)])) }
     }
 
+    @Test("a TIFF tile larger than the image is what the pixel limit checks: libtiff inflates whole tiles")
+    func tiffHugeTile() throws {
+        let header = try ImageProbe.probe(Self.tiff([(256, 3, 1, 16), (257, 3, 1, 16), (322, 4, 1, 32768), (323, 4, 1, 32768)]))
+        #expect(header.size == PixelSize(width: 16, height: 16))
+        #expect(header.codedSize == PixelSize(width: 32768, height: 32768))
+        #expect(throws: DarkroomError.self) { try DecodeLimits().check(header) }
+        let ordinary = try ImageProbe.probe(Self.tiff([(256, 3, 1, 1000), (257, 3, 1, 700), (322, 3, 1, 256), (323, 3, 1, 256)]))
+        #expect(ordinary.codedSize == nil)
+    }
+
     @Test("every prefix of every fixture probes or throws, never traps")
     func prefixesNeverTrap() {
         for name in ["gradient.jpg", "gradient-rgba.png", "blocks.gif", "gradient-lossy.webp", "gradient.avif",

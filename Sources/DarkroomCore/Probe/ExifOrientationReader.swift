@@ -9,6 +9,15 @@ enum TIFFStructure {
         var orientation: Orientation = .up
         /// Where the `ICCProfile` field's bytes are (tag 34675, `UNDEFINED`), when present.
         var iccProfile: Range<Int>?
+        /// TIFF files: PhotometricInterpretation (262), the first BitsPerSample (258),
+        /// SamplesPerPixel (277), the first ExtraSamples value (338), TileWidth and TileLength
+        /// (322, 323).
+        var photometric: Int?
+        var bitsPerSample: Int?
+        var samplesPerPixel: Int?
+        var extraSample: Int?
+        var tileWidth: Int?
+        var tileLength: Int?
     }
 
     /// Parses IFD0 of a TIFF structure. Returns `nil` when the byte-order mark or IFD offset is bad.
@@ -41,9 +50,22 @@ enum TIFFStructure {
                     value = nil
                 }
             }
+            /// The first SHORT or LONG of a list: in the entry when the list fits in 4 bytes.
+            func first() -> Int? {
+                guard let count = u32(entry + 4), count >= 1, type == 3 || type == 4 else { return value }
+                let width = type == 3 ? 2 : 4
+                let at = count * width <= 4 ? entry + 8 : u32(entry + 8)
+                return at.flatMap { type == 3 ? u16($0) : u32($0) }
+            }
             switch tag {
             case 256: fields.width = value
             case 257: fields.height = value
+            case 258: fields.bitsPerSample = first()
+            case 262: fields.photometric = value
+            case 277: fields.samplesPerPixel = value
+            case 322: fields.tileWidth = value
+            case 323: fields.tileLength = value
+            case 338: fields.extraSample = first()
             case 274: if let value { fields.orientation = Orientation(exifValue: value) }
             case 34675:
                 // UNDEFINED (7) bytes: stored in the entry when they fit in 4, else at an offset.

@@ -25,9 +25,10 @@ public struct ImageHeader: Sendable, Hashable {
     /// 3 for 4:4:4 colour, 2 for 4:2:2, 1.5 for 4:2:0, 1 for greyscale. Decoding work grows
     /// with it (it is the number of 8×8 blocks per 64 pixels). `nil` when unknown.
     public var codedSamplesPerPixel: Double?
-    /// AVIF and HEIF only: the size of the frame the codec decodes before cropping it to
-    /// `width`×`height` (AV1's maximum frame size, HEVC's coded picture size); `nil` when
-    /// unknown. ``DecodeLimits`` checks it too, so a small `ispe` cannot hide a huge frame.
+    /// AVIF, HEIF and tiled TIFF: the size of the frame the codec decodes before cropping it
+    /// to `width`×`height` (AV1's maximum frame size, HEVC's coded picture size, a TIFF tile
+    /// larger than the image); `nil` when unknown or no larger. ``DecodeLimits`` checks it
+    /// too, so a small `ispe` or image size cannot hide a huge frame.
     public var codedSize: PixelSize?
 
     public init(

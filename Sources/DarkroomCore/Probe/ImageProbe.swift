@@ -60,7 +60,15 @@ public enum ImageProbe {
         guard let w = fields.width, let h = fields.height else {
             throw DarkroomError.corrupt(.tiff, detail: "the first image directory has no width/height tags")
         }
-        return ImageHeader(format: .tiff, width: w, height: h, orientation: fields.orientation)
+        var header = ImageHeader(format: .tiff, width: w, height: h, orientation: fields.orientation)
+        // libtiff inflates a whole tile to read any of it: a 16×16 image in one 32768² tile
+        // decodes 1 GP, so the pixel limit must see the tile.
+        if let tw = fields.tileWidth, let th = fields.tileLength,
+            tw.multipliedFullWidth(by: th) > w.multipliedFullWidth(by: h)
+        {
+            header.codedSize = PixelSize(width: tw, height: th)
+        }
+        return header
     }
 
     private static func bmp(_ r: ByteReader) throws -> ImageHeader {
