@@ -42,9 +42,17 @@ public enum Resampler {
         if size == image.size { return image }
         try FilterOutputLimit.check(size, filter: "resize")
 
+        // An axis of millions of pixels shrunk a million times is box-averaged first.
+        var source = image
+        let rowFactor = AxisBoxReduction.factor(source: image.height, destination: size.height)
+        let columnFactor = AxisBoxReduction.factor(source: image.width, destination: size.width)
+        if rowFactor > 1 { source = AxisBoxReduction.reduced(source, rowsBy: rowFactor) }
+        if columnFactor > 1 { source = AxisBoxReduction.reduced(source, columnsBy: columnFactor) }
+        if size == source.size { return source }
+
         let plan = ResamplingPlan(
-            source: image.size, destination: size, kernel: kernel, premultiplies: image.hasAlpha)
-        return run(plan, on: image)
+            source: source.size, destination: size, kernel: kernel, premultiplies: source.hasAlpha)
+        return run(plan, on: source)
     }
 
     /// The `columns` × `rows` region of `image` resized to `size`, made without the rest: the
