@@ -88,6 +88,21 @@ struct ProbeTests {
         #expect(throws: DarkroomError.emptyInput) { try ImageProbe.probe([UInt8]()) }
     }
 
+    @Test("text that starts with 'BM' is text, not a BMP of absurd size; a BMP cut in its headers is a truncated BMP")
+    func textStartingBM() throws {
+        let text = Array("BMW owners manual, chapter 1: starting the engine".utf8)
+        #expect { try ImageProbe.probe(text) } throws: { error in
+            guard case DarkroomError.unrecognizedFormat(let hint) = error else { return false }
+            return hint.contains("plain text")
+        }
+        let bmp = Fixtures.bytes("gradient.bmp")
+        #expect(try ImageProbe.probe(bmp).format == .bmp)
+        #expect { try ImageProbe.probe(Array(bmp.prefix(20))) } throws: { error in
+            guard case DarkroomError.truncated(.bmp, _) = error else { return false }
+            return true
+        }
+    }
+
     @Test("HTML is named as HTML")
     func html() {
         do {

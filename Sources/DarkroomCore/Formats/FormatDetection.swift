@@ -41,7 +41,7 @@ extension ImageFormat {
             || starts([0x49, 0x49, 0x2B, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2B]) {
             return .tiff
         }
-        if starts(Array("BM".utf8)) && b.count >= 26 { return .bmp }
+        if starts(Array("BM".utf8)) && b.count >= 26 && looksLikeBMPHeader(b) { return .bmp }
         if starts(Array("ftyp".utf8), at: 4), let brand = isobmffBrand(b) { return brand }
         if looksLikeTGA(b) { return .tga }
         return nil
@@ -59,12 +59,33 @@ extension ImageFormat {
         for signature in signatures where b.count < signature.length {
             if zip(b, signature.prefix).allSatisfy({ $0 == $1 }) { return signature.format }
         }
+        // A BMP cut inside its headers, when the DIB header size it has is one BMP uses.
+        if b.count >= 18, b.count < 26, b[0] == 0x42, b[1] == 0x4D, bmpHeaderSizes.contains(u32le(b, 14)) { return .bmp }
         // An ISO-BMFF `ftyp` box cut before its brands: AVIF when the major brand says so.
         if b.count >= 8, b.count < 16, Array(b[4..<8]) == Array("ftyp".utf8) {
             let major = b.count >= 12 ? String(decoding: b[8..<12], as: UTF8.self) : ""
             return major == "avif" || major == "avis" ? .avif : .heif
         }
         return nil
+    }
+
+    /// The DIB header sizes BMP files use: OS/2 1.x (12), OS/2 2.x (16…64, of which 40 is
+    /// BITMAPINFOHEADER and 52 and 56 its extensions), V4 (108) and V5 (124).
+    static let bmpHeaderSizes: Set<Int> = Set(16...64).union([12, 108, 124])
+
+    /// "BM" is also how plenty of text starts ("BMW…"): a BMP has one colour plane (a 16-bit
+    /// 1 where text has two letters), so that its decoder, not the sniffer, names a header
+    /// size BMP does not have.
+    private static func looksLikeBMPHeader(_ b: UnsafeRawBufferPointer) -> Bool {
+        (u32le(b, 14) == 12 ? u16le(b, 22) : u16le(b, 26)) == 1
+    }
+
+    private static func u16le(_ b: UnsafeRawBufferPointer, _ at: Int) -> Int {
+        at + 2 <= b.count ? Int(b[at]) | Int(b[at + 1]) << 8 : -1
+    }
+
+    private static func u32le(_ b: UnsafeRawBufferPointer, _ at: Int) -> Int {
+        at + 4 <= b.count ? Int(b[at]) | Int(b[at + 1]) << 8 | Int(b[at + 2]) << 16 | Int(b[at + 3]) << 24 : -1
     }
 
     /// AVIF or HEIF from an ISO-BMFF `ftyp` box's major and compatible brands.
