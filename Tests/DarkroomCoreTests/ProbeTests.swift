@@ -186,6 +186,39 @@ struct ProbeTests {
         #expect(ordinary.codedSize == nil)
     }
 
+    /// An APP1 EXIF segment whose IFD0 holds only `orientation`.
+    static func exifSegment(orientation: Int) -> [UInt8] {
+        let payload = Array("Exif\0\0".utf8) + tiff([(274, 3, 1, orientation)])
+        let length = payload.count + 2
+        return [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
+    }
+
+    @Test("the first EXIF block gives the orientation, even when it says 1 and a later one says 6")
+    func firstExifWins() throws {
+        let jpeg = Fixtures.bytes("gradient.jpg")
+        let twoBlocks = Array(jpeg.prefix(2)) + Self.exifSegment(orientation: 1) + Self.exifSegment(orientation: 6) + jpeg.dropFirst(2)
+        #expect(try ImageProbe.probe(twoBlocks).orientation == .up)
+    }
+
+    @Test("an EXIF block after the frame header still counts, as in browsers; damage after it is left to the decoder")
+    func exifAfterFrameHeader() throws {
+        let jpeg = Fixtures.bytes("gradient.jpg")
+        let sof = try #require((2..<jpeg.count - 1).first { jpeg[$0] == 0xFF && (jpeg[$0 + 1] == 0xC0 || jpeg[$0 + 1] == 0xC2) })
+        let end = sof + 2 + (Int(jpeg[sof + 2]) << 8 | Int(jpeg[sof + 3]))
+        let late = Array(jpeg.prefix(end)) + Self.exifSegment(orientation: 6) + jpeg.dropFirst(end)
+        #expect(try ImageProbe.probe(late).orientation == .right)
+        // Cut right after the frame header: the size is known, the rest is the decoder's business.
+        #expect(try ImageProbe.probe(Array(jpeg.prefix(end + 3))).size == ImageProbe.probe(jpeg).size)
+    }
+
+    @Test("stray bytes between markers are skipped, as libjpeg does")
+    func strayBytes() throws {
+        let jpeg = Fixtures.bytes("gradient.jpg")
+        let app0End = 4 + (Int(jpeg[4]) << 8 | Int(jpeg[5]))
+        let junk = Array(jpeg.prefix(app0End)) + [0x00, 0x13, 0x37] + jpeg.dropFirst(app0End)
+        #expect(try ImageProbe.probe(junk).size == ImageProbe.probe(jpeg).size)
+    }
+
     @Test("every prefix of every fixture probes or throws, never traps")
     func prefixesNeverTrap() {
         for name in ["gradient.jpg", "gradient-rgba.png", "blocks.gif", "gradient-lossy.webp", "gradient.avif",

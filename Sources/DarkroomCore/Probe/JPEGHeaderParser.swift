@@ -1,28 +1,39 @@
 // MARK: - JPEG header
 
-/// Walks JPEG markers up to the first start-of-frame, collecting the EXIF orientation.
+/// Walks JPEG markers up to the first start-of-frame, collecting the EXIF orientation from
+/// the first EXIF block (as browsers and exiftool do), which may also come after the frame
+/// header: then the walk goes on to the image data (SOS).
 enum JPEGHeaderParser {
     static func parse(_ r: ByteReader) throws -> ImageHeader {
         var orientation = Orientation.up
+        var sawExif = false
         var header: ImageHeader?
-        try walkSegments(r) { segment in
-            let (marker, offset, length) = (segment.marker, segment.offset, segment.length)
-            if isStartOfFrame(marker) {
-                guard let height = r.u16be(offset + 3), let width = r.u16be(offset + 5) else {
-                    throw truncated("in the frame header")
+        do {
+            try walkSegments(r) { segment in
+                let (marker, offset, length) = (segment.marker, segment.offset, segment.length)
+                if isStartOfFrame(marker), header == nil {
+                    guard let height = r.u16be(offset + 3), let width = r.u16be(offset + 5) else {
+                        throw truncated("in the frame header")
+                    }
+                    let progressive = [0xC2, 0xC6, 0xCA, 0xCE].contains(marker)
+                    header = ImageHeader(
+                        format: .jpeg, width: width, height: height, orientation: orientation,
+                        hasAlpha: false, isProgressive: progressive,
+                        codedSamplesPerPixel: codedSamplesPerPixel(r, frameHeaderAt: offset, length: length))
+                    return !sawExif
                 }
-                let progressive = [0xC2, 0xC6, 0xCA, 0xCE].contains(marker)
-                header = ImageHeader(
-                    format: .jpeg, width: width, height: height, orientation: orientation,
-                    hasAlpha: false, isProgressive: progressive,
-                    codedSamplesPerPixel: codedSamplesPerPixel(r, frameHeaderAt: offset, length: length))
-                return false
+                if marker == 0xE1, !sawExif, let payload = r.slice(offset + 2, length - 2),
+                    ByteReader(payload).starts(with: "Exif\0\0", at: 0) {
+                    sawExif = true
+                    orientation = TIFFStructure.orientation(inExif: payload)
+                    header?.orientation = orientation
+                    return header == nil
+                }
+                return true
             }
-            if marker == 0xE1, orientation == .up, let payload = r.slice(offset + 2, length - 2),
-                ByteReader(payload).starts(with: "Exif\0\0", at: 0) {
-                orientation = TIFFStructure.orientation(inExif: payload)
-            }
-            return true
+        } catch where header != nil {
+            // Damage after the frame header, found only while looking for a late EXIF block,
+            // is the decoder's to report.
         }
         guard let header else {
             throw DarkroomError.corrupt(.jpeg, detail: "no frame header (SOF) before the image data")
@@ -48,10 +59,13 @@ enum JPEGHeaderParser {
     static func walkSegments(_ r: ByteReader, _ visit: (Segment) throws -> Bool) throws {
         var offset = 2
         while true {
-            // Skip fill bytes; every marker starts with 0xFF.
-            guard let ff = r.u8(offset) else { throw truncated("before the frame header (SOF)") }
-            guard ff == 0xFF else {
-                throw DarkroomError.corrupt(.jpeg, detail: "expected a marker at byte \(offset), found 0x\(hex(ff))")
+            // Every marker starts with 0xFF. Stray bytes before it are skipped, as libjpeg does
+            // (it warns of "extraneous bytes before marker" and decodes the file).
+            guard var ff = r.u8(offset) else { throw truncated("before the frame header (SOF)") }
+            while ff != 0xFF {
+                offset += 1
+                guard let next = r.u8(offset) else { throw truncated("before the frame header (SOF)") }
+                ff = next
             }
             var marker = 0xFF
             while marker == 0xFF {
