@@ -96,6 +96,9 @@ int cpng_fast_rows(const uint8_t *data, size_t size, size_t first_idat, uint32_t
     size_t row_bytes = (size_t)width * (size_t)channels;
     if (row_bytes > (SIZE_MAX - 1) / height / 2) return 0;
     size_t raw_size = (row_bytes + 1) * height;
+    // libdeflate inflates in one go, so this path holds the whole filtered image. Past 64 MiB
+    // (a 4096×4096 RGBA image) the streaming libpng path, which holds a few rows, is used.
+    if (raw_size > CPNG_FAST_ROWS_MAX_BYTES) return 0;
 
     size_t stream_length = 0;
     uint8_t *owned = NULL;
