@@ -39,6 +39,7 @@ static cjpeg_status status_for_code(int code) {
     case JERR_CONVERSION_NOTIMPL:
     case JERR_BAD_PRECISION:
     case JERR_CCIR601_NOTIMPL:
+    case JERR_SOF_UNSUPPORTED:  // lossless (SOF3) and hierarchical JPEG: valid, not supported
         return CJPEG_UNSUPPORTED;
     case JERR_BAD_STATE:
     case JERR_BAD_BUFFER_MODE:

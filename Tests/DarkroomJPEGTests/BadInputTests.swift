@@ -19,6 +19,17 @@ struct BadInputTests {
         #expect(throws: DarkroomError.emptyInput) { try Self.decodeTrusting(Fixtures.bytes("empty.jpg")) }
     }
 
+    @Test("a lossless (SOF3) JPEG is unsupported, not corrupt")
+    func lossless() throws {
+        var bytes = Fixtures.bytes("gradient.jpg")
+        let sof = try #require((2..<bytes.count - 1).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
+        bytes[sof + 1] = 0xC3
+        #expect { try Self.decodeTrusting(bytes) } throws: { error in
+            guard case DarkroomError.unsupportedFormat(.jpeg, _) = error else { return false }
+            return true
+        }
+    }
+
     @Test("a file cut in half throws truncated at every scale", arguments: [1, 2, 4, 8])
     func truncated(denominator: Int) throws {
         let bytes = Fixtures.bytes("truncated.jpg")
