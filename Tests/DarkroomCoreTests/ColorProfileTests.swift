@@ -217,6 +217,26 @@ struct SRGBConversionTests {
         #expect(DecodeOptions().convertToSRGB(image, iccProfile: nil) == image)
         #expect(DecodeOptions().convertToSRGB(image, iccProfile: [1, 2, 3]) == image)
     }
+
+    @Test("A grey profile leaves colour pixels alone, as browsers and libpng ignore it; grey pixels get it")
+    func greyProfileOnColour() throws {
+        let bytes = ProfileBytes.profile(space: "GRAY", tags: [("kTRC", ProfileBytes.gamma(3.0))])
+        let colour = try Image(width: 2, height: 1, pixels: [128, 128, 128, 255, 200, 100, 50, 255], hasAlpha: false)
+        #expect(DecodeOptions().convertToSRGB(colour, iccProfile: bytes) == colour)
+        let grey = try single(128, 128, 128)
+        #expect(DecodeOptions().convertToSRGB(grey, iccProfile: bytes) != grey)
+    }
+
+    @Test("Colorants that do not span the colour space make the profile unusable, not the image black")
+    func singularColorants() throws {
+        let zero = ProfileBytes.rgb(red: (0, 0, 0), green: (0, 0, 0), blue: (0, 0, 0), curve: ProfileBytes.gamma(2.2))
+        let twins = ProfileBytes.rgb(red: ProfileBytes.sRGBRed, green: ProfileBytes.sRGBRed, blue: ProfileBytes.sRGBBlue, curve: ProfileBytes.gamma(2.2))
+        let image = try single(200, 100, 50)
+        for bytes in [zero, twins] {
+            #expect(ICCProfile(bytes: bytes).flatMap(SRGBConversion.init(from:)) == nil)
+            #expect(DecodeOptions().convertToSRGB(image, iccProfile: bytes) == image)
+        }
+    }
 }
 
 // MARK: - Code points

@@ -58,6 +58,9 @@ public struct SRGBConversion: Sendable {
         case .rgb(let red, let green, let blue, let channelCurves):
             curves = channelCurves
             let source = [red.x, green.x, blue.x, red.y, green.y, blue.y, red.z, green.z, blue.z]
+            // Colorants that do not span the colour space (all zero, or two alike) map every
+            // colour to a line or a point: not a usable profile, as skcms judges it.
+            guard let inverse = Matrix3(source).inverted, inverse.m.allSatisfy({ abs($0) < 1e4 }) else { return nil }
             let toSRGB = Self.fromD50ToLinearSRGB.times(Matrix3(source)).m
             // Wider than any real working space (ProPhoto reaches ~2): not a usable profile.
             guard toSRGB.allSatisfy({ $0.isFinite && abs($0) < 4 }) else { return nil }

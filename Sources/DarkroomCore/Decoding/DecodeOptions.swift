@@ -72,7 +72,21 @@ extension DecodeOptions {
         else {
             return stored
         }
+        // A grey profile does not describe colour pixels: ignored, as browsers and libpng do.
+        if profile.channelCount == 1, !Self.isGrey(stored) { return stored }
         return conversion.apply(to: stored)
+    }
+
+    /// Whether every pixel has R = G = B.
+    private static func isGrey(_ image: Image) -> Bool {
+        image.pixels.withUnsafeBufferPointer { p in
+            var i = 0
+            while i < p.count {
+                if p[i] != p[i + 1] || p[i] != p[i + 2] { return false }
+                i += 4
+            }
+            return true
+        }
     }
 
     /// The stored pixels turned upright by `header.orientation`, or unchanged when
