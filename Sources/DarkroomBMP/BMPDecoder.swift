@@ -55,10 +55,23 @@ public struct BMPDecoder: ImageDecoder {
 
     public func decode(_ bytes: [UInt8], header: ImageHeader, options: DecodeOptions) throws -> Image {
         try options.checkLimits(byteCount: bytes.count, header: header)
-        let stored = try bytes.withUnsafeBytes { raw in
-            try Self.decodeStoredPixels(ByteReader(raw), limits: options.limits)
+        let (stored, profile) = try bytes.withUnsafeBytes { raw in
+            let file = ByteReader(raw)
+            return (try Self.decodeStoredPixels(file, limits: options.limits), Self.embeddedProfile(file))
         }
-        return options.orient(stored, header: header)
+        return options.orient(options.convertToSRGB(stored, iccProfile: profile), header: header)
+    }
+
+    /// A BITMAPV5HEADER's embedded ICC profile (`bV5CSType` 'MBED'): `bV5ProfileSize` bytes at
+    /// `bV5ProfileData`, counted from the start of the DIB header. A linked profile (a file
+    /// name) is never opened. `nil` without one, or when it lies outside the file.
+    static func embeddedProfile(_ file: ByteReader) -> [UInt8]? {
+        guard file.u32le(14) == 124, file.u32le(14 + 56) == 0x4D42_4544,
+            let offset = file.u32le(14 + 112), let size = file.u32le(14 + 116), size > 0,
+            offset <= file.count - 14, size <= file.count - 14 - offset,
+            let bytes = file.slice(14 + offset, size)
+        else { return nil }
+        return Array(bytes)
     }
 
     // MARK: - Decoding

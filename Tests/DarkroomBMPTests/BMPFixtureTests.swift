@@ -101,3 +101,43 @@ struct BMPFixtureTests {
         #expect(decoder.canonicalSizeHint(for: header, options: hinted) == nil)
     }
 }
+
+// MARK: - Embedded colour profiles
+
+@Suite("A BITMAPV5HEADER's embedded ICC profile converts the pixels to sRGB, as in every other format")
+struct BMPEmbeddedProfileTests {
+    /// A grey ICC v2 profile whose only tag is a gamma-3 kTRC.
+    static let greyProfile: [UInt8] = {
+        func u32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (24 - 8 * $0)) } }
+        let curve = Array("curv".utf8) + [0, 0, 0, 0] + u32(1) + [3, 0, 0, 0]  // u8Fixed8 3.0, padded
+        let table = u32(1) + Array("kTRC".utf8) + u32(144) + u32(14)
+        var header = u32(144 + curve.count) + Array("none".utf8) + u32(0x0210_0000) + Array("mntrGRAYXYZ ".utf8)
+        header += [UInt8](repeating: 0, count: 12) + Array("acsp".utf8)
+        header += [UInt8](repeating: 0, count: 128 - header.count)
+        return header + table + curve
+    }()
+
+    /// A 2×1 grey 24-bit V5 file, with the profile embedded after the pixels when `embedded`.
+    static func file(embedded: Bool) -> [UInt8] {
+        var bytes = BMPWriter(header: .v5, width: 2, height: 1, bitCount: 24, pixels: BMPWriter.rows([[128, 128, 128, 60, 60, 60]])).bytes()
+        guard embedded else { return bytes }
+        let profileOffset = bytes.count - 14  // from the start of the DIB header
+        bytes.replaceSubrange(14 + 56 ..< 14 + 60, with: BMPWriter.le32(0x4D42_4544))  // 'MBED'
+        bytes.replaceSubrange(14 + 112 ..< 14 + 116, with: BMPWriter.le32(profileOffset))
+        bytes.replaceSubrange(14 + 116 ..< 14 + 120, with: BMPWriter.le32(greyProfile.count))
+        return bytes + greyProfile
+    }
+
+    @Test("the embedded profile is applied; a file without one, or with colour profiles ignored, is as stored")
+    func applied() throws {
+        func decode(_ bytes: [UInt8], _ options: DecodeOptions = DecodeOptions()) throws -> Image {
+            try BMPDecoder().decode(bytes, header: ImageProbe.probe(bytes), options: options)
+        }
+        let plain = try decode(Self.file(embedded: false))
+        let withProfile = try decode(Self.file(embedded: true))
+        #expect(withProfile != plain)
+        #expect(withProfile == DecodeOptions().convertToSRGB(plain, iccProfile: Self.greyProfile))
+        let ignored = try decode(Self.file(embedded: true), DecodeOptions(colorProfiles: .ignore))
+        #expect(ignored == plain)
+    }
+}
