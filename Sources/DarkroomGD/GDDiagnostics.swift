@@ -29,7 +29,8 @@ enum GDDiagnostics {
     private static let warningPriority: Int32 = 4
 
     /// Runs `body` — one call into libgd — and returns its result with every message
-    /// libgd or libtiff emitted on this thread meanwhile, in order.
+    /// libgd or libtiff emitted on this thread meanwhile: errors first, then warnings, each
+    /// in order (libtiff often warns about a file before the error that ends the read).
     static func capturing<T>(_ body: () throws -> T) rethrows -> (result: T, messages: [String]) {
         _ = handlersInstalled
         let log = MessageLog()
@@ -37,7 +38,7 @@ enum GDDiagnostics {
         pthread_setspecific(captureKey, Unmanaged.passUnretained(log).toOpaque())
         defer { pthread_setspecific(captureKey, previous) }
         let result = try withExtendedLifetime(log) { try body() }
-        return (result, log.messages)
+        return (result, log.errors + log.warnings)
     }
 
     /// The messages as one error detail: duplicates removed, joined with "; ", or
@@ -56,22 +57,25 @@ enum GDDiagnostics {
     private static let handlersInstalled: Void = {
         dr_gdSetErrorMethod { priority, format, arguments in
             guard priority <= GDDiagnostics.warningPriority else { return }
-            GDDiagnostics.record(prefix: nil, format: format, arguments: arguments)
+            GDDiagnostics.record(prefix: nil, format: format, arguments: arguments, isError: priority < GDDiagnostics.warningPriority)
         }
-        let tiffHandler: TIFFErrorHandler = { module, format, arguments in
-            GDDiagnostics.record(prefix: module, format: format, arguments: arguments)
+        let tiffError: TIFFErrorHandler = { module, format, arguments in
+            GDDiagnostics.record(prefix: module, format: format, arguments: arguments, isError: true)
         }
-        _ = dr_TIFFSetErrorHandler(tiffHandler)
-        _ = dr_TIFFSetWarningHandler(tiffHandler)
+        let tiffWarning: TIFFErrorHandler = { module, format, arguments in
+            GDDiagnostics.record(prefix: module, format: format, arguments: arguments, isError: false)
+        }
+        _ = dr_TIFFSetErrorHandler(tiffError)
+        _ = dr_TIFFSetWarningHandler(tiffWarning)
     }()
 
     /// Formats one message into the current thread's log, if it has one.
     private static func record(
-        prefix: UnsafePointer<CChar>?, format: UnsafePointer<CChar>?, arguments: CVaListPointer?
+        prefix: UnsafePointer<CChar>?, format: UnsafePointer<CChar>?, arguments: CVaListPointer?, isError: Bool
     ) {
         guard let format, let arguments, let raw = pthread_getspecific(captureKey) else { return }
         let log = Unmanaged<MessageLog>.fromOpaque(raw).takeUnretainedValue()
-        guard log.messages.count < maximumMessages else { return }
+        guard log.errors.count + log.warnings.count < maximumMessages else { return }
         var buffer = [CChar](repeating: 0, count: 512)
         _ = buffer.withUnsafeMutableBufferPointer { vsnprintf($0.baseAddress, $0.count, format, arguments) }
         var text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -80,7 +84,10 @@ enum GDDiagnostics {
         if let prefix, prefix.pointee != 0 {
             text = String(cString: prefix) + ": " + text
         }
-        if !text.isEmpty { log.messages.append(text) }
+        // libtiff names the file, and libgd's memory reads have no name: "Module: : reason".
+        text = text.replacingEmptyNames()
+        guard !text.isEmpty else { return }
+        if isError { log.errors.append(text) } else { log.warnings.append(text) }
     }
 }
 
@@ -88,7 +95,8 @@ enum GDDiagnostics {
 
 /// The messages of one captured call. Only ever touched by the thread that made the call.
 private final class MessageLog {
-    var messages: [String] = []
+    var errors: [String] = []
+    var warnings: [String] = []
 }
 
 /// The thread-local slot holding the current ``MessageLog`` (an unretained pointer that
@@ -101,6 +109,13 @@ private let captureKey: pthread_key_t = {
 }()
 
 extension String {
+    /// The text with every ": : " (an empty file name between two colons) made ": ".
+    fileprivate func replacingEmptyNames() -> String {
+        var text = self
+        while let range = text.firstRange(of: ": : ") { text.replaceSubrange(range, with: ": ") }
+        return text
+    }
+
     fileprivate func trimmingWhitespace() -> String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),

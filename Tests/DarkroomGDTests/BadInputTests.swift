@@ -160,6 +160,22 @@ struct BadInputTests {
         #expect(decodedDespiteWarnings == Array(repeating: Pattern.gradient(), count: 6))
     }
 
+    @Test("a TIFF error comes before the warnings that led to it, with no empty file name")
+    func tiffErrorFirst() throws {
+        // Tags out of order (a warning), then pixel data that is not there (the error).
+        var bytes = BaselineTIFF.raw(
+            width: 8, height: 8, photometric: 1, bitsPerSample: 8, samples: 1, extraSample: nil, data: [])
+        let first = Array(bytes[10..<22]), second = Array(bytes[22..<34])
+        bytes.replaceSubrange(10..<34, with: second + first)
+        #expect { try decoder.decode(bytes) } throws: { error in
+            let text = "\(error)"
+            guard let sorted = text.firstRange(of: "not sorted") else { return false }
+            // Something else (the error) is named before the ordering warning, and no ": : ".
+            return text[..<sorted.lowerBound].contains("TIFF") && text.distance(from: text.startIndex, to: sorted.lowerBound) > 30
+                && !text.contains(": : ")
+        }
+    }
+
     @Test("concurrent decodes keep their own libgd messages")
     func messagesStayOnTheirThread() {
         let good = Fixtures.bytes("gradient.jpg"), bad = Fixtures.bytes("truncated.jpg")
