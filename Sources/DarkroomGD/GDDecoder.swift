@@ -105,6 +105,19 @@ public struct GDDecoder: ImageDecoder {
 
     // MARK: - Calling libgd
 
+    /// The error for a decode libgd refused, in words a user can act on: what libgd says it
+    /// does not support is unsupported; its bare failures say the data is damaged or cut short.
+    static func failure(_ format: ImageFormat, messages: [String]) -> DarkroomError {
+        let detail = GDDiagnostics.detail(messages, fallback: "")
+        if detail.contains("not supported") {
+            return .unsupportedFormat(format, reason: detail.replacingOccurrencesOfPrefix("gd-tga: "))
+        }
+        if detail.isEmpty || detail.contains("context creation failed") {
+            return .decodeFailed(format, detail: "the data is damaged or cut short (libgd could not read it)")
+        }
+        return .decodeFailed(format, detail: detail)
+    }
+
     /// One libgd decode with its messages captured; always destroys the gd image.
     private func decodeWithLibgd(_ bytes: [UInt8], format: ImageFormat, limits: DecodeLimits) throws -> Image {
         let (decoded, messages) = GDDiagnostics.capturing { () -> gdImagePtr? in
@@ -114,10 +127,7 @@ public struct GDDecoder: ImageDecoder {
                 return Self.read(format, size: Int32(raw.count), data: data)
             }
         }
-        guard let im = decoded else {
-            throw DarkroomError.decodeFailed(
-                format, detail: GDDiagnostics.detail(messages, fallback: "libgd could not read the data"))
-        }
+        guard let im = decoded else { throw Self.failure(format, messages: messages) }
         defer { dr_gdImageDestroy(im) }
         if format == .jpeg, !messages.isEmpty {
             // libjpeg recovered from damage and filled the rest; refuse the partial image.
@@ -160,5 +170,12 @@ public struct GDDecoder: ImageDecoder {
                 }
             }
         }
+    }
+}
+
+extension String {
+    /// The text without `prefix` at its start.
+    fileprivate func replacingOccurrencesOfPrefix(_ prefix: String) -> String {
+        hasPrefix(prefix) ? String(dropFirst(prefix.count)) : self
     }
 }

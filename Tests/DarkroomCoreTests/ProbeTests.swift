@@ -155,6 +155,16 @@ struct ProbeTests {
         }
     }
 
+    @Test("a PNG side over 2³¹ − 1 is corrupt, not merely too large")
+    func pngSideTooLong() {
+        var png = Fixtures.bytes("gradient-rgba.png")
+        png.replaceSubrange(16..<20, with: [0x80, 0, 0, 0])
+        #expect { try ImageProbe.probe(png) } throws: { error in
+            guard case let DarkroomError.corrupt(.png, detail) = error else { return false }
+            return detail.contains("2147483648")
+        }
+    }
+
     /// A little-endian TIFF header and IFD0 of `entries` (tag, type, count, value), no pixels.
     static func tiff(_ entries: [(tag: Int, type: Int, count: Int, value: Int)]) -> [UInt8] {
         func le(_ v: Int, _ n: Int) -> [UInt8] { (0..<n).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }

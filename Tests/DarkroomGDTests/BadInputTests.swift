@@ -160,6 +160,20 @@ struct BadInputTests {
         #expect(decodedDespiteWarnings == Array(repeating: Pattern.gradient(), count: 6))
     }
 
+    @Test("a greyscale TGA is unsupported, saying which; a cut HEIF is damaged or cut short, not a libgd internal")
+    func clearFailures() throws {
+        // 18-byte header: no id, no colour map, type 3 (greyscale), 4×2, 8 bits, then 8 pixels.
+        let tga: [UInt8] = [0, 0, 3] + [UInt8](repeating: 0, count: 9) + [4, 0, 2, 0, 8, 0] + [UInt8](repeating: 90, count: 8)
+        #expect { try decoder.decode(tga) } throws: { error in
+            guard case let DarkroomError.unsupportedFormat(.tga, reason) = error else { return false }
+            return reason.contains("8 bits per pixel")
+        }
+        let heif = Fixtures.bytes("gradient.heic")
+        #expect { try decoder.decode(Array(heif.prefix(heif.count * 3 / 4))) } throws: { error in
+            "\(error)".contains("damaged or cut short")
+        }
+    }
+
     @Test("a TIFF error comes before the warnings that led to it, with no empty file name")
     func tiffErrorFirst() throws {
         // Tags out of order (a warning), then pixel data that is not there (the error).

@@ -19,7 +19,9 @@ enum ISOBMFFHeaderParser {
             throw DarkroomError.truncated(format, detail: "no 'iprp/ipco' item properties")
         }
         func extent(_ box: Box) -> (Int, Int)? {
-            guard box.type == "ispe", let w = r.u32be(box.start + 4), let h = r.u32be(box.start + 8) else { return nil }
+            // A full box: version and flags, then two 32-bit sides, all inside the box.
+            guard box.type == "ispe", box.end - box.start >= 12, let w = r.u32be(box.start + 4), let h = r.u32be(box.start + 8)
+            else { return nil }
             return (w, h)
         }
         var size: (Int, Int)?

@@ -124,6 +124,9 @@ enum PNGHeaderParser {
         else {
             throw DarkroomError.corrupt(.png, detail: "the first chunk is not IHDR")
         }
+        guard width <= Int(Int32.max), height <= Int(Int32.max) else {
+            throw DarkroomError.corrupt(.png, detail: "IHDR gives \(width)×\(height); PNG sides are at most 2147483647")
+        }
         var hasAlpha = colorType == 4 || colorType == 6
         var orientation = Orientation.up
         var offset = 33
