@@ -110,7 +110,7 @@ public struct GDDecoder: ImageDecoder {
     static func failure(_ format: ImageFormat, messages: [String]) -> DarkroomError {
         let detail = GDDiagnostics.detail(messages, fallback: "")
         if detail.contains("not supported") {
-            return .unsupportedFormat(format, reason: detail.replacingOccurrencesOfPrefix("gd-tga: "))
+            return .unsupportedFormat(format, reason: detail.hasPrefix("gd-tga: ") ? String(detail.dropFirst(8)) : detail)
         }
         if detail.isEmpty || detail.contains("context creation failed") {
             return .decodeFailed(format, detail: "the data is damaged or cut short (libgd could not read it)")
@@ -170,12 +170,5 @@ public struct GDDecoder: ImageDecoder {
                 }
             }
         }
-    }
-}
-
-extension String {
-    /// The text without `prefix` at its start.
-    fileprivate func replacingOccurrencesOfPrefix(_ prefix: String) -> String {
-        hasPrefix(prefix) ? String(dropFirst(prefix.count)) : self
     }
 }

@@ -37,14 +37,10 @@ public struct DecodeLimits: Sendable, Hashable {
         guard header.width > 0, header.height > 0 else {
             throw DarkroomError.invalidDimensions(header.format, width: header.width, height: header.height)
         }
-        let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
-        if overflow || pixels > maxPixels {
-            throw DarkroomError.tooManyPixels(width: header.width, height: header.height, limit: maxPixels)
-        }
-        if let coded = header.codedSize {
-            let (codedPixels, overflow) = coded.width.multipliedReportingOverflow(by: coded.height)
-            if overflow || codedPixels > maxPixels {
-                throw DarkroomError.tooManyPixels(width: coded.width, height: coded.height, limit: maxPixels)
+        for size in [header.size] + [header.codedSize].compactMap({ $0 }) {
+            let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
+            if overflow || pixels > maxPixels {
+                throw DarkroomError.tooManyPixels(width: size.width, height: size.height, limit: maxPixels)
             }
         }
     }

@@ -60,7 +60,11 @@ extension ImageFormat {
             if zip(b, signature.prefix).allSatisfy({ $0 == $1 }) { return signature.format }
         }
         // A BMP cut inside its headers, when the DIB header size it has is one BMP uses.
-        if b.count >= 18, b.count < 26, b[0] == 0x42, b[1] == 0x4D, bmpHeaderSizes.contains(u32le(b, 14)) { return .bmp }
+        if b.count >= 18, b.count < 26, b[0] == 0x42, b[1] == 0x4D, let dibSize = ByteReader(b).u32le(14),
+            bmpHeaderSizes.contains(dibSize)
+        {
+            return .bmp
+        }
         // An ISO-BMFF `ftyp` box cut before its brands: AVIF when the major brand says so.
         if b.count >= 8, b.count < 16, Array(b[4..<8]) == Array("ftyp".utf8) {
             let major = b.count >= 12 ? String(decoding: b[8..<12], as: UTF8.self) : ""
@@ -77,15 +81,8 @@ extension ImageFormat {
     /// 1 where text has two letters), so that its decoder, not the sniffer, names a header
     /// size BMP does not have.
     private static func looksLikeBMPHeader(_ b: UnsafeRawBufferPointer) -> Bool {
-        (u32le(b, 14) == 12 ? u16le(b, 22) : u16le(b, 26)) == 1
-    }
-
-    private static func u16le(_ b: UnsafeRawBufferPointer, _ at: Int) -> Int {
-        at + 2 <= b.count ? Int(b[at]) | Int(b[at + 1]) << 8 : -1
-    }
-
-    private static func u32le(_ b: UnsafeRawBufferPointer, _ at: Int) -> Int {
-        at + 4 <= b.count ? Int(b[at]) | Int(b[at + 1]) << 8 | Int(b[at + 2]) << 16 | Int(b[at + 3]) << 24 : -1
+        let r = ByteReader(b)
+        return r.u16le(r.u32le(14) == 12 ? 22 : 26) == 1
     }
 
     /// AVIF or HEIF from an ISO-BMFF `ftyp` box's major and compatible brands.
