@@ -160,7 +160,7 @@ struct BadInputTests {
         #expect(decodedDespiteWarnings == Array(repeating: Pattern.gradient(), count: 6))
     }
 
-    @Test("a greyscale TGA is unsupported, saying which; a cut HEIF is damaged or cut short, not a libgd internal")
+    @Test("a greyscale TGA is unsupported, saying which; a cut HEIF is truncated, not a libgd internal")
     func clearFailures() throws {
         // 18-byte header: no id, no colour map, type 3 (greyscale), 4×2, 8 bits, then 8 pixels.
         let tga: [UInt8] = [0, 0, 3] + [UInt8](repeating: 0, count: 9) + [4, 0, 2, 0, 8, 0] + [UInt8](repeating: 90, count: 8)
@@ -168,9 +168,10 @@ struct BadInputTests {
             guard case let DarkroomError.unsupportedFormat(.tga, reason) = error else { return false }
             return reason.contains("8 bits per pixel")
         }
+        // Cut inside its item data: the probe finds the item running past the end of the file.
         let heif = Fixtures.bytes("gradient.heic")
         #expect { try decoder.decode(Array(heif.prefix(heif.count * 3 / 4))) } throws: { error in
-            "\(error)".contains("damaged or cut short")
+            "\(error)".hasPrefix("truncated HEIF data: item 1's data")
         }
     }
 
@@ -208,4 +209,18 @@ private final class Outcomes: @unchecked Sendable {
     private var results = [Bool](repeating: false, count: 16)
     func record(_ i: Int, failed: Bool) { lock.withLock { results[i] = failed } }
     var all: [Bool] { lock.withLock { results } }
+}
+
+// MARK: - Item data past the end of an AVIF
+
+@Suite("an AVIF whose item data claims more bytes than the file holds never reaches libavif")
+struct AVIFExtentTests {
+    @Test("a 4 GiB or 16 TiB extent is a truncated AVIF (libavif aborted the process allocating it)",
+          arguments: ["iloc-extent-16tib.avif", "iloc-extent-4gib.avif"])
+    func hugeExtent(name: String) {
+        #expect { try GDDecoder().decode(Fixtures.bytes(name)) } throws: { error in
+            guard case let DarkroomError.truncated(.avif, detail) = error else { return false }
+            return detail.contains("runs past the end of the file")
+        }
+    }
 }

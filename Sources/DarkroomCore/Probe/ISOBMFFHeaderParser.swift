@@ -15,6 +15,8 @@ enum ISOBMFFHeaderParser {
         guard let meta = findBox("meta", in: r, from: 0, to: r.count) else {
             throw DarkroomError.truncated(format, detail: "no 'meta' box with the image properties")
         }
+        try checkItemExtents(meta: meta, in: r, format: format)
+        try checkSampleTables(in: r, format: format)
         guard let properties = itemProperties(r, meta: meta) else {
             throw DarkroomError.truncated(format, detail: "no 'iprp/ipco' item properties")
         }

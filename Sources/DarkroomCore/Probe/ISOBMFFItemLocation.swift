@@ -1,58 +1,128 @@
 // MARK: - ISO-BMFF items: location (iloc), type (iinf), grids
 
 extension ISOBMFFHeaderParser {
-    /// Where the first extent of item `item` lies in the file (`iloc`, ISO/IEC 14496-12
-    /// 8.11.3): the file offset (construction method 0) or the `idat` offset (method 1),
-    /// clipped to the data. `nil` when the item or its extent is not found.
-    static func firstExtent(of item: Int, meta: Box, in r: ByteReader) -> Range<Int>? {
-        guard let iloc = findBox("iloc", in: r, from: meta.start + 4, to: meta.end),
-            let version = r.u8(iloc.start), version <= 2,
-            let sizes = r.u8(iloc.start + 4), let moreSizes = r.u8(iloc.start + 5)
-        else { return nil }
+    /// One `iloc` entry (ISO/IEC 14496-12 8.11.3): where an item's bytes are.
+    struct ItemLocation {
+        var id: Int
+        /// 0: offsets into the file; 1: into the `idat` box; 2: into another item.
+        var constructionMethod: Int
+        var baseOffset: Int
+        var extents: [(offset: Int, length: Int)]
+    }
+
+    /// Every entry of the `iloc` box in `meta`; `nil` without one.
+    /// - Throws: ``DarkroomError/corrupt(_:detail:)`` when the box cannot be read to its last
+    ///   entry (a field size other than 0, 4 or 8, a value of 2⁶³ or more, entries cut short),
+    ///   as libavif and libheif refuse it too.
+    static func itemLocations(meta: Box, in r: ByteReader, format: ImageFormat) throws -> [ItemLocation]? {
+        guard let iloc = findBox("iloc", in: r, from: meta.start + 4, to: meta.end) else { return nil }
+        func malformed(_ what: String) -> DarkroomError { .corrupt(format, detail: "the item locations ('iloc') \(what)") }
+        guard let version = r.u8(iloc.start), version <= 2 else { throw malformed("have an unknown version") }
+        guard let sizes = r.u8(iloc.start + 4), let moreSizes = r.u8(iloc.start + 5) else { throw malformed("are cut short") }
         let offsetSize = sizes >> 4, lengthSize = sizes & 0xF, baseOffsetSize = moreSizes >> 4
         let indexSize = version >= 1 ? moreSizes & 0xF : 0
+        guard [offsetSize, lengthSize, baseOffsetSize, indexSize].allSatisfy({ [0, 4, 8].contains($0) }) else {
+            throw malformed("use a field size other than 0, 4 or 8 bytes")
+        }
         var offset = iloc.start + 6
-        func number(_ size: Int) -> Int? {
+        // A field of `size` bytes inside the box; nil past its end or at 2⁶³ and above.
+        func number(_ size: Int) throws -> Int {
             defer { offset += size }
+            let value: Int?
             switch size {
-            case 0: return 0
-            case 4: return r.u32be(offset)
-            case 8: return r.u64be(offset)
-            default: return nil
+            case 0: value = 0
+            case 2: value = offset + 2 <= iloc.end ? r.u16be(offset) : nil
+            case 4: value = offset + 4 <= iloc.end ? r.u32be(offset) : nil
+            default: value = offset + 8 <= iloc.end ? r.u64be(offset) : nil
             }
+            guard let value else { throw malformed("are cut short or hold a value of 2⁶³ or more") }
+            return value
         }
-        func short() -> Int? { defer { offset += 2 }; return r.u16be(offset) }
-        guard let count = version < 2 ? short() : number(4) else { return nil }
-        for _ in 0..<min(count, 65_536) {
-            guard let id = version < 2 ? short() : number(4) else { return nil }
-            var method = 0
-            if version >= 1 {
-                guard let value = short() else { return nil }
-                method = value & 0xF
+        let idSize = version < 2 ? 2 : 4
+        let count = try number(idSize)
+        // Extents whose fields all take 0 bytes cost no data: cap their number instead.
+        let extentBytes = offsetSize + lengthSize + indexSize
+        var extentsLeft = 1 << 20
+        var locations: [ItemLocation] = []
+        for _ in 0..<count {
+            let id = try number(idSize)
+            let method = version >= 1 ? try number(2) & 0xF : 0
+            _ = try number(2)  // data reference index
+            let base = try number(baseOffsetSize)
+            let extentCount = try number(2)
+            extentsLeft -= extentCount
+            guard extentsLeft >= 0, extentBytes > 0 || extentCount <= 1 else { throw malformed("list more extents than data") }
+            var extents: [(offset: Int, length: Int)] = []
+            for _ in 0..<extentCount {
+                _ = try number(indexSize)
+                let start = try number(offsetSize)
+                extents.append((start, try number(lengthSize)))
             }
-            guard short() != nil, let base = number(baseOffsetSize), let extents = short() else { return nil }
-            var first: (Int, Int)?
-            for index in 0..<extents {
-                guard number(indexSize) != nil, let start = number(offsetSize), let length = number(lengthSize) else {
-                    return nil
+            locations.append(ItemLocation(id: id, constructionMethod: method, baseOffset: base, extents: extents))
+        }
+        return locations
+    }
+
+    /// Refuses item data that lies outside the file (or outside its `idat` box) before a C
+    /// library reads it. libgd gives libavif a reader that allocates whatever length an extent
+    /// claims, and libavif merges an item's extents into one allocation of their summed
+    /// length; libavif aborts the process when such an allocation fails (a 554-byte AVIF whose
+    /// extent claimed 16 TiB killed the server).
+    static func checkItemExtents(meta: Box, in r: ByteReader, format: ImageFormat) throws {
+        guard let locations = try itemLocations(meta: meta, in: r, format: format) else { return }
+        let idat = findBox("idat", in: r, from: meta.start + 4, to: meta.end)
+        for location in locations {
+            let area: Range<Int>, place: String
+            switch location.constructionMethod {
+            case 0: (area, place) = (0..<r.count, "file")
+            case 1:
+                guard let idat else {
+                    throw DarkroomError.corrupt(format, detail: "item \(location.id) is stored in an 'idat' box the file does not have")
                 }
-                if index == 0 { first = (start, length) }
+                (area, place) = (idat.start..<idat.end, "'idat' box")
+            default: continue  // inside other items, which are checked themselves
             }
-            guard id == item else { continue }
-            guard let (start, length) = first, method <= 1 else { return nil }
-            var origin = 0
-            if method == 1 {
-                guard let idat = findBox("idat", in: r, from: meta.start + 4, to: meta.end) else { return nil }
-                origin = idat.start
+            var total = 0
+            for extent in location.extents {
+                let (begin, overflow) = location.baseOffset.addingReportingOverflow(extent.offset)
+                guard !overflow, begin <= area.count else {
+                    throw DarkroomError.truncated(
+                        format, detail: "item \(location.id)'s data starts past the end of the \(place) (\(area.count) bytes)")
+                }
+                let length = extent.length == 0 ? area.count - begin : extent.length
+                guard length <= area.count - begin else {
+                    throw DarkroomError.truncated(
+                        format,
+                        detail: "item \(location.id)'s data (\(length) bytes at byte \(begin)) runs past the end of the \(place) (\(area.count) bytes)")
+                }
+                total += length
+                guard total <= area.count else {
+                    throw DarkroomError.corrupt(
+                        format, detail: "item \(location.id)'s extents add up to more bytes than the \(place) holds (\(area.count))")
+                }
             }
-            let (from, overflow) = origin.addingReportingOverflow(base)
-            let (begin, overflow2) = from.addingReportingOverflow(start)
-            guard !overflow, !overflow2, begin >= 0, begin < r.count else { return nil }
-            // Length 0 means "to the end of the file".
-            let available = r.count - begin
-            return begin..<begin + (length == 0 ? available : min(length, available))
         }
-        return nil
+    }
+
+    /// Where the first extent of item `item` lies in the file (the file offset for
+    /// construction method 0, the `idat` offset for method 1), clipped to the data. `nil` when
+    /// the item or its extent is not found.
+    static func firstExtent(of item: Int, meta: Box, in r: ByteReader) -> Range<Int>? {
+        guard let locations = try? itemLocations(meta: meta, in: r, format: .avif),
+            let location = locations.first(where: { $0.id == item }),
+            let (start, length) = location.extents.first, location.constructionMethod <= 1
+        else { return nil }
+        var origin = 0
+        if location.constructionMethod == 1 {
+            guard let idat = findBox("idat", in: r, from: meta.start + 4, to: meta.end) else { return nil }
+            origin = idat.start
+        }
+        let (from, overflow) = origin.addingReportingOverflow(location.baseOffset)
+        let (begin, overflow2) = from.addingReportingOverflow(start)
+        guard !overflow, !overflow2, begin >= 0, begin < r.count else { return nil }
+        // Length 0 means "to the end of the file".
+        let available = r.count - begin
+        return begin..<begin + (length == 0 ? available : min(length, available))
     }
 
     /// The four-character type of item `item` from `iinf`'s `infe` entries (version 2 or 3),
