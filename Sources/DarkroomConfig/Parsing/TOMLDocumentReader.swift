@@ -20,6 +20,12 @@ enum TOMLDocumentReader {
             let line = text.utf8[..<nul].count(where: { $0 == UInt8(ascii: "\n") }) + 1
             return .failure(DiagnosticError(.error(at: SourceLocation(file: file, line: line), "file contains a NUL byte")))
         }
+        // Read first by Darkroom's own scanner (linear, bounded depth): what would crash or
+        // truncate inside TOMLKit is refused here with its line.
+        let locator = TOMLLineLocator(text: text)
+        if let (position, message) = locator.problem {
+            return .failure(DiagnosticError(.error(at: SourceLocation(file: file, line: position.line, column: position.column), message)))
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
@@ -30,7 +36,6 @@ enum TOMLDocumentReader {
         } catch {
             return .failure(DiagnosticError(.error(at: .wholeFile(file), "cannot parse TOML: \(error)")))
         }
-        let locator = TOMLLineLocator(text: text)
         var builder = NodeBuilder(file: file, locator: locator)
         return .success(builder.node(for: table.tomlValue, at: []))
     }

@@ -38,26 +38,55 @@ struct TOMLPosition: Hashable, Sendable {
 /// locator.position(of: [.key("variants"), .key("a"), .key("filters"), .index(0)]) // line 3, column 3
 /// ```
 struct TOMLLineLocator: Sendable {
-    private(set) var positions: [TOMLPath: TOMLPosition] = [:]
+    /// Paths as a trie: node 0 is the root, and each step from a node is one component.
+    private let steps: [PathStep: Int]
+    private let positions: [Int: TOMLPosition]
+
+    /// The first thing in the text that TOMLKit must not be given (see ``TOMLDocumentReader``):
+    /// a key or string holding `\u0000`, or keys and values nested deeper than
+    /// ``maximumDepth``. `nil` when there is none.
+    let problem: (position: TOMLPosition, message: String)?
+
+    /// How deep keys (`[a.b.c]`) and values (arrays, inline tables) may nest, counted in
+    /// path components. Darkroom's own settings need six at most.
+    static let maximumDepth = 64
 
     init(text: String) {
         var scanner = Scanner(bytes: Array(text.utf8))
         scanner.scanDocument()
+        steps = scanner.steps
         positions = scanner.positions
+        problem = scanner.problem
     }
 
     /// Where `path` was first written, if it was written at all.
-    func position(of path: TOMLPath) -> TOMLPosition? { positions[path] }
+    func position(of path: TOMLPath) -> TOMLPosition? {
+        var node = 0
+        for component in path {
+            guard let next = steps[PathStep(parent: node, component: component)] else { return nil }
+            node = next
+        }
+        return positions[node]
+    }
 
     /// Where `path` or, failing that, its closest written ancestor is; line 1 for the root.
     func nearestPosition(of path: TOMLPath) -> TOMLPosition {
-        var path = path
-        while !path.isEmpty {
-            if let found = positions[path] { return found }
-            path.removeLast()
+        var node = 0
+        var found = TOMLPosition(line: 1, column: 1)
+        for component in path {
+            guard let next = steps[PathStep(parent: node, component: component)] else { break }
+            node = next
+            if let position = positions[node] { found = position }
         }
-        return TOMLPosition(line: 1, column: 1)
+        return found
     }
+}
+
+/// One step of a path from a trie node: scanning a key of n parts costs n steps, never n²
+/// (a 32 KB header of 16,000 parts once took 11 s and 3 GB).
+private struct PathStep: Hashable, Sendable {
+    var parent: Int
+    var component: TOMLPathComponent
 }
 
 // MARK: - Scanner
@@ -66,9 +95,11 @@ private struct Scanner {
     let bytes: [UInt8]
     var index = 0
     var here = TOMLPosition(line: 1, column: 1)
-    var positions: [TOMLPath: TOMLPosition] = [:]
-    /// How many `[[path]]` elements have been opened so far, per array-of-tables path.
-    var arrayTableCounts: [TOMLPath: Int] = [:]
+    var steps: [PathStep: Int] = [:]
+    var positions: [Int: TOMLPosition] = [:]
+    /// How many `[[path]]` elements have been opened so far, per array-of-tables node.
+    var arrayTableCounts: [Int: Int] = [:]
+    var problem: (position: TOMLPosition, message: String)?
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -90,17 +121,37 @@ private struct Scanner {
         }
     }
 
-    mutating func record(_ path: TOMLPath, at position: TOMLPosition) {
-        if positions[path] == nil { positions[path] = position }
+    /// The node one `component` below `parent`, made on first use.
+    mutating func node(_ component: TOMLPathComponent, under parent: Int) -> Int {
+        let step = PathStep(parent: parent, component: component)
+        if let node = steps[step] { return node }
+        let node = steps.count + 1
+        steps[step] = node
+        return node
+    }
+
+    mutating func record(_ node: Int, at position: TOMLPosition) {
+        if positions[node] == nil { positions[node] = position }
+    }
+
+    mutating func report(_ message: String, at position: TOMLPosition) {
+        if problem == nil { problem = (position, message) }
+    }
+
+    /// Reports a path nested deeper than TOMLKit and the tree builder are given.
+    mutating func isTooDeep(_ depth: Int, at position: TOMLPosition) -> Bool {
+        guard depth > TOMLLineLocator.maximumDepth else { return false }
+        report("keys and values nest more than \(TOMLLineLocator.maximumDepth) levels deep", at: position)
+        return true
     }
 
     // MARK: - Document and headers
 
     mutating func scanDocument() {
-        var table: TOMLPath = []
+        var table = (node: 0, depth: 0)
         while true {
             skipTrivia(newlines: true)
-            guard let byte = peek else { return }
+            guard problem == nil, let byte = peek else { return }
             let start = index
             if byte == UInt8(ascii: "[") {
                 table = scanHeader()
@@ -111,7 +162,8 @@ private struct Scanner {
         }
     }
 
-    mutating func scanHeader() -> TOMLPath {
+    /// Consumes `[a.b]` or `[[a.b]]` and returns the table it opens (a trie node) and its depth.
+    mutating func scanHeader() -> (node: Int, depth: Int) {
         let position = here
         advance()
         let isArray = peek == UInt8(ascii: "[")
@@ -119,35 +171,42 @@ private struct Scanner {
         let keys = scanKey()
         skipSpaces()
         while peek == UInt8(ascii: "]") { advance() }
-        var path: TOMLPath = []
+        var node = 0, depth = 0
         for (i, key) in keys.enumerated() {
-            path.append(.key(key))
-            record(path, at: position)
-            if i < keys.count - 1, let count = arrayTableCounts[path] { path.append(.index(count - 1)) }
+            node = self.node(.key(key), under: node)
+            depth += 1
+            record(node, at: position)
+            if i < keys.count - 1, let count = arrayTableCounts[node] {
+                node = self.node(.index(count - 1), under: node)
+                depth += 1
+            }
+            guard !isTooDeep(depth, at: position) else { return (0, 0) }
         }
         if isArray {
-            let count = arrayTableCounts[path, default: 0]
-            arrayTableCounts[path] = count + 1
-            path.append(.index(count))
-            record(path, at: position)
+            let count = arrayTableCounts[node, default: 0]
+            arrayTableCounts[node] = count + 1
+            node = self.node(.index(count), under: node)
+            depth += 1
+            record(node, at: position)
         }
-        return path
+        return (node, depth)
     }
 
     // MARK: - Keys and values
 
-    mutating func scanKeyValue(in table: TOMLPath) {
+    mutating func scanKeyValue(in table: (node: Int, depth: Int)) {
         let position = here
         let keys = scanKey()
         skipSpaces()
         if peek == UInt8(ascii: "=") { advance() }
         skipSpaces()
-        var path = table
+        guard !isTooDeep(table.depth + keys.count, at: position) else { return }
+        var node = table.node
         for key in keys {
-            path.append(.key(key))
-            record(path, at: position)
+            node = self.node(.key(key), under: node)
+            record(node, at: position)
         }
-        scanValue(at: path)
+        scanValue(at: (node, table.depth + keys.count))
     }
 
     mutating func scanKey() -> [String] {
@@ -171,13 +230,14 @@ private struct Scanner {
         }
     }
 
-    mutating func scanValue(at path: TOMLPath) {
+    mutating func scanValue(at path: (node: Int, depth: Int)) {
+        guard problem == nil, !isTooDeep(path.depth + 1, at: here) else { return }
         switch peek {
         case UInt8(ascii: "\""), UInt8(ascii: "'"):
             _ = scanString()
         case UInt8(ascii: "{"):
             advance()
-            while let b = peek, b != UInt8(ascii: "}") {
+            while problem == nil, let b = peek, b != UInt8(ascii: "}") {
                 let start = index
                 skipTrivia(newlines: true)
                 if peek == UInt8(ascii: "}") { break }
@@ -190,14 +250,14 @@ private struct Scanner {
         case UInt8(ascii: "["):
             advance()
             var element = 0
-            while true {
+            while problem == nil {
                 skipTrivia(newlines: true)
                 guard let b = peek else { return }
                 if b == UInt8(ascii: "]") { break }
                 let start = index
-                let elementPath = path + [.index(element)]
-                record(elementPath, at: here)
-                scanValue(at: elementPath)
+                let elementNode = node(.index(element), under: path.node)
+                record(elementNode, at: here)
+                scanValue(at: (elementNode, path.depth + 1))
                 element += 1
                 skipTrivia(newlines: true)
                 if peek == UInt8(ascii: ",") { advance() }
@@ -215,6 +275,18 @@ private struct Scanner {
 
     /// Consumes a string in any of the four forms and returns its value (escapes decoded).
     mutating func scanString() -> String {
+        let position = here
+        let value = scanStringValue()
+        // TOMLKit traps on a key holding NUL (a force-unwrap in its table iterator) and cuts a
+        // string value short at it, since toml++ hands both to Swift as C strings. Reproducer
+        // for upstream: `TOMLTable(string: "[\"\\u0000\"]\n")` then iterate the table.
+        if value.utf8.contains(0) {
+            report("a key or string holds \\u0000 (NUL), which is not allowed here", at: position)
+        }
+        return value
+    }
+
+    mutating func scanStringValue() -> String {
         let quote = peek ?? UInt8(ascii: "\"")
         let isBasic = quote == UInt8(ascii: "\"")
         let isMultiline = peek(1) == quote && peek(2) == quote
