@@ -33,8 +33,8 @@ struct CodedFrameSizeTests {
         let frame = try #require(header.codedSize)
         #expect(frame.width >= 64 && frame.height >= 48)
         #expect { try DecodeLimits(maxPixels: 1000).check(header) } throws: { error in
-            guard case let DarkroomError.tooManyPixels(width, height, _) = error else { return false }
-            return width == frame.width && height == frame.height
+            guard case let DarkroomError.frameTooLarge(_, width, height, coded, _) = error else { return false }
+            return width == 8 && height == 8 && coded == frame
         }
         try DecodeLimits(maxPixels: frame.width * frame.height).check(header)
     }

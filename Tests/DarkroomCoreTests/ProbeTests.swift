@@ -191,7 +191,12 @@ struct ProbeTests {
         let header = try ImageProbe.probe(Self.tiff([(256, 3, 1, 16), (257, 3, 1, 16), (322, 4, 1, 32768), (323, 4, 1, 32768)]))
         #expect(header.size == PixelSize(width: 16, height: 16))
         #expect(header.codedSize == PixelSize(width: 32768, height: 32768))
-        #expect(throws: DarkroomError.self) { try DecodeLimits().check(header) }
+        // The message gives the image's real size and names the tile as what is too large.
+        #expect { try DecodeLimits().check(header) } throws: { error in
+            guard case let DarkroomError.frameTooLarge(.tiff, width, height, frame, _) = error else { return false }
+            return width == 16 && height == 16 && frame == PixelSize(width: 32768, height: 32768)
+                && "\(error)" == "TIFF image is 16×16 but decoding it means a tile of 32768×32768 (1073.7 megapixels), more than the limit of 100 megapixels"
+        }
         let ordinary = try ImageProbe.probe(Self.tiff([(256, 3, 1, 1000), (257, 3, 1, 700), (322, 3, 1, 256), (323, 3, 1, 256)]))
         #expect(ordinary.codedSize == nil)
     }

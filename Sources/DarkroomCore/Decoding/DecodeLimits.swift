@@ -37,11 +37,16 @@ public struct DecodeLimits: Sendable, Hashable {
         guard header.width > 0, header.height > 0 else {
             throw DarkroomError.invalidDimensions(header.format, width: header.width, height: header.height)
         }
-        for size in [header.size] + [header.codedSize].compactMap({ $0 }) {
+        func exceeds(_ size: PixelSize) -> Bool {
             let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
-            if overflow || pixels > maxPixels {
-                throw DarkroomError.tooManyPixels(width: size.width, height: size.height, limit: maxPixels)
-            }
+            return overflow || pixels > maxPixels
+        }
+        if exceeds(header.size) {
+            throw DarkroomError.tooManyPixels(width: header.width, height: header.height, limit: maxPixels)
+        }
+        if let frame = header.codedSize, exceeds(frame) {
+            // The image's own size is within the limit: say what is not.
+            throw DarkroomError.frameTooLarge(header.format, width: header.width, height: header.height, frame: frame, limit: maxPixels)
         }
     }
 }

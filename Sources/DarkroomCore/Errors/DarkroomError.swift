@@ -24,6 +24,10 @@ public enum DarkroomError: Error, Sendable, Equatable, CustomStringConvertible {
     case corrupt(ImageFormat, detail: String)
     /// The header claims more pixels than the limit allows (checked before allocating).
     case tooManyPixels(width: Int, height: Int, limit: Int)
+    /// The image is within the limit but decoding it means decoding a larger frame that is not
+    /// (a TIFF tile larger than the image, an AVIF/HEIF frame larger than its `ispe`); `width`
+    /// and `height` are the image's, `frame` what the decoder would allocate.
+    case frameTooLarge(ImageFormat, width: Int, height: Int, frame: PixelSize, limit: Int)
     /// The header claims a zero or negative dimension.
     case invalidDimensions(ImageFormat, width: Int, height: Int)
     /// A codec library failed while decoding.
@@ -58,16 +62,11 @@ public enum DarkroomError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .corrupt(format, detail):
             return "corrupt \(format.displayName) data: \(detail)"
         case let .tooManyPixels(width, height, limit):
-            let imageMP = Self.short(Double(width) * Double(height) / 1_000_000)
-            let limitMP = Self.short(Double(limit) / 1_000_000)
-            // A limit under 0.1 megapixels would round to "0 megapixels", and two sizes may round
-            // to the same text: then both are given in pixels.
-            if limit < 100_000 || imageMP == limitMP {
-                let pixels = width.multipliedReportingOverflow(by: height)
-                let imageText = pixels.overflow ? "\(imageMP) megapixels" : "\(pixels.partialValue) pixels"
-                return "image is \(width)×\(height) (\(imageText)), more than the limit of \(limit) pixel\(limit == 1 ? "" : "s")"
-            }
-            return "image is \(width)×\(height) (\(imageMP) megapixels), more than the limit of \(limitMP) megapixels"
+            return "image is " + Self.tooManyPixelsText(width: width, height: height, limit: limit)
+        case let .frameTooLarge(format, width, height, frame, limit):
+            let what = format == .tiff ? "a tile of" : "a coded frame of"
+            let pixels = Self.tooManyPixelsText(width: frame.width, height: frame.height, limit: limit)
+            return "\(format.displayName) image is \(width)×\(height) but decoding it means \(what) \(pixels)"
         case let .invalidDimensions(format, width, height):
             return "\(format.displayName) header gives an invalid size \(width)×\(height)"
         case let .decodeFailed(format, detail):
@@ -85,6 +84,20 @@ public enum DarkroomError: Error, Sendable, Equatable, CustomStringConvertible {
         case .cancelled:
             return "cancelled"
         }
+    }
+
+    /// "W×H (N megapixels), more than the limit of L megapixels". A limit under 0.1
+    /// megapixels would round to "0 megapixels", and two sizes may round to the same text:
+    /// then both are given in pixels.
+    private static func tooManyPixelsText(width: Int, height: Int, limit: Int) -> String {
+        let imageMP = short(Double(width) * Double(height) / 1_000_000)
+        let limitMP = short(Double(limit) / 1_000_000)
+        if limit < 100_000 || imageMP == limitMP {
+            let pixels = width.multipliedReportingOverflow(by: height)
+            let imageText = pixels.overflow ? "\(imageMP) megapixels" : "\(pixels.partialValue) pixels"
+            return "\(width)×\(height) (\(imageText)), more than the limit of \(limit) pixel\(limit == 1 ? "" : "s")"
+        }
+        return "\(width)×\(height) (\(imageMP) megapixels), more than the limit of \(limitMP) megapixels"
     }
 
     private static func short(_ value: Double) -> String {

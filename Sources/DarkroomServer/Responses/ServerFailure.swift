@@ -92,7 +92,7 @@ public struct ServerFailure: Error, Sendable, Equatable, CustomStringConvertible
         case .noComponent(let kind, _):
             return kind == "source" ? 400 : 500
         case .emptyInput, .inputTooLarge, .unrecognizedFormat, .unsupportedFormat, .truncated, .corrupt,
-            .tooManyPixels, .invalidDimensions, .decodeFailed:
+            .tooManyPixels, .frameTooLarge, .invalidDimensions, .decodeFailed:
             return 422
         case .encodeFailed:
             return 500
