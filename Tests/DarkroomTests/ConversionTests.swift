@@ -44,6 +44,29 @@ struct ConversionTests {
         #expect(ImageComparison.psnr(a, b) > 35)
     }
 
+    @Test("an AVIF/HEIF whose 'ispe' lies (8×8 or 640×480) comes out as the picture it holds, with and without --max-size",
+          arguments: ["gradient.avif", "gradient.heic"], [8, 640])
+    func lyingExtent(name: String, lyingSide side: Int) throws {
+        var bytes = Fixtures.bytes(name)
+        let tag = Array("ispe".utf8)
+        for i in 0..<(bytes.count - 16) where Array(bytes[i..<i + 4]) == tag {
+            for k in 0..<2 {
+                let value = k == 0 ? side : side * 3 / 4
+                for b in 0..<4 { bytes[i + 8 + 4 * k + b] = UInt8(truncatingIfNeeded: value >> (24 - 8 * b)) }
+            }
+        }
+        var conversion = Conversion(input: "-", output: "out.png")
+        let whole = try conversion.convert(bytes, options: EncodeOptions(format: .png), registry: .standard)
+        // libheif decodes the frame the stream holds; libavif sizes its output by 'ispe'.
+        if name.hasSuffix(".heic") { #expect(whole.outputSize == PixelSize(width: 64, height: 48)) }
+        for side in [256, 32] {
+            let box = PixelSize(width: side, height: side)
+            conversion.maxSize = box
+            let fitted = try conversion.convert(bytes, options: EncodeOptions(format: .png), registry: .standard)
+            #expect(fitted.outputSize == whole.outputSize.fitting(within: box, allowUpscaling: false), "\(name) in \(box)")
+        }
+    }
+
     @Test("a file conversion writes the output and nothing else")
     func writesFile() throws {
         let folder = try TemporaryDirectory()

@@ -103,18 +103,32 @@ public struct Conversion: Sendable {
         let header = try ImageProbe.probe(bytes)
         try limits.check(header)
         let upright = appliesOrientation ? header.uprightSize : header.size
-        let target = maxSize.map { upright.fitting(within: $0, allowUpscaling: false) }
+        var target = maxSize.map { upright.fitting(within: $0, allowUpscaling: false) }
         let hint = target.map { ShrinkOnLoad.hint(forOutput: $0, source: upright) }
         let decodeOptions = DecodeOptions(
             sizeHint: shrinkOnLoad ? hint : nil, appliesOrientation: appliesOrientation, limits: limits)
         let decoder = try registry.decoder(for: header, options: decodeOptions)
         let decoded = try decoder.decode(bytes, header: header, options: decodeOptions)
+        if let maxSize, !Self.headerDescribes(decoded.size, upright: upright, hint: decodeOptions.sizeHint) {
+            // The header's size was not the picture's (an AVIF/HEIF 'ispe' that lies): fit
+            // what was decoded, so the output is the same picture with and without --max-size.
+            target = decoded.size.fitting(within: maxSize, allowUpscaling: false)
+        }
         var image = decoded
         if let target, image.size != target {
             image = try Resampler.resize(image, to: target, kernel: kernel)
         }
         let encoded = try registry.encoder(for: options.format).encode(image, options: options)
         return (header, encoded, decoded.size, image.size)
+    }
+
+    /// Whether a decode of `decoded` size is the header's picture: its upright size, or a
+    /// shrink-on-load reduction of it that still covers the hint.
+    static func headerDescribes(_ decoded: PixelSize, upright: PixelSize, hint: PixelSize?) -> Bool {
+        if decoded == upright { return true }
+        guard let hint else { return false }
+        return decoded.width <= upright.width && decoded.height <= upright.height
+            && decoded.width >= hint.width && decoded.height >= hint.height
     }
 
     private var knownExtensions: String {
