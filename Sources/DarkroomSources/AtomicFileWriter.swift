@@ -79,6 +79,40 @@ public enum AtomicFileWriter {
         succeeded = true
     }
 
+    // MARK: - Temporary files left by killed writers
+
+    /// Removes the temporary files that ``write(_:to:createDirectories:flushesToDisk:)`` left
+    /// in `folder` when its process was killed mid-write (`.NAME.tmp-PID-RANDOM` whose PID is
+    /// no running process), and returns how many it removed. A temporary file of a process
+    /// that is still running is left to it.
+    ///
+    /// ```swift
+    /// AtomicFileWriter.removeAbandonedTemporaryFiles(in: "out/thumbnail")   // 0, or what a kill -9 left
+    /// ```
+    @discardableResult
+    public static func removeAbandonedTemporaryFiles(in folder: String) -> Int {
+        guard let directory = opendir(folder) else { return 0 }
+        defer { closedir(directory) }
+        var removed = 0
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let pid = writerProcess(ofTemporaryName: name), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else {
+                continue
+            }
+            if unlink(folder + "/" + name) == 0 { removed += 1 }
+        }
+        return removed
+    }
+
+    /// The process ID in a temporary file name this writer makes (`.NAME.tmp-PID-RANDOM`).
+    static func writerProcess(ofTemporaryName name: String) -> pid_t? {
+        let pieces = name.split(separator: ".tmp-", omittingEmptySubsequences: false)
+        guard name.hasPrefix("."), pieces.count >= 2, let suffix = pieces.last else { return nil }
+        let parts = suffix.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, let pid = pid_t(parts[0]), pid > 0, UInt32(parts[1]) != nil else { return nil }
+        return pid
+    }
+
     /// Writes into an existing device or FIFO (not atomic: there is no file to replace).
     /// A FIFO is opened without blocking first, so one that nobody reads is an error, not a hang.
     private static func writeInPlace(_ bytes: [UInt8], to path: String, isPipe: Bool) throws {

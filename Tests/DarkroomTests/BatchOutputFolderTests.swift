@@ -63,3 +63,44 @@ struct BatchOutputFolderTests {
         #expect(FileManager.default.fileExists(atPath: folder.path("out/thumb/b.png")))
     }
 }
+
+// MARK: - What killed batches left
+
+@Suite("A batch removes the temporary files an earlier, killed run left in its output folders")
+struct AbandonedTemporaryFileTests {
+    /// Runs a shell that leaves `.NAME.tmp-ITSPID-RANDOM` in `folder` and exits, as a writer
+    /// killed between creating its temporary file and renaming it does.
+    static func leaveTemporaryFile(named name: String, in folder: String) throws -> String {
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", "cd \"$1\" && echo partial > \".\(name).tmp-$$-4242\" && echo \".\(name).tmp-$$-4242\"", "sh", folder]
+        let output = Pipe()
+        shell.standardOutput = output
+        try shell.run()
+        shell.waitUntilExit()
+        let left = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return left.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test("a dead writer's temporary file goes, a live one's and every other file stay")
+    func onlyDeadWritersFiles() throws {
+        let folder = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: folder.path("out/thumb"), withIntermediateDirectories: true)
+        let dead = try Self.leaveTemporaryFile(named: "a.png", in: folder.path("out/thumb"))
+        let live = ".b.png.tmp-\(getpid())-7"
+        for name in [live, "c.png", ".hidden", ".d.png.tmp-x-1"] {
+            _ = FileManager.default.createFile(atPath: folder.path("out/thumb/" + name), contents: Data([1]))
+        }
+        let registry = Registry.standard
+        try Registry.standard.encode(Pattern.photo(width: 8, height: 8), options: EncodeOptions(format: .png))
+            .withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: folder.path("e.png"))) }
+        let target = RenderTarget(
+            name: "thumb", chain: FilterChain([try registry.filter(parsing: "scale(height=4,width=4)")]),
+            encoding: VariantEncoding(format: .png))
+        let batch = Batch(inputs: try BatchInput.expand([folder.path("e.png")]), targets: [target], outputDirectory: folder.path("out"))
+        #expect(batch.run(renderer: CachingRenderer(renderer: VariantRenderer(registry: registry))).succeeded == 1)
+        let left = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path("out/thumb")))
+        #expect(!dead.isEmpty && !left.contains(dead))
+        #expect(left == [live, "c.png", ".hidden", ".d.png.tmp-x-1", "e.png"])
+    }
+}

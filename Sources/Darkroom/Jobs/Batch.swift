@@ -24,6 +24,8 @@ public struct Batch: Sendable {
     public var unusable: [Failure]
     public var targets: [RenderTarget]
     public var outputDirectory: String
+    /// Output folders cleared of what killed runs left, once each.
+    private let sweptFolders = TemporaryFileSweep()
 
     public init(inputs: [BatchInput], unusable: [Failure] = [], targets: [RenderTarget], outputDirectory: String) {
         self.inputs = inputs
@@ -204,6 +206,7 @@ public struct Batch: Sendable {
                 throw DarkroomError.io(
                     path: input.path, detail: "its \(output.name) output would overwrite the input (it is in the output folder)")
             }
+            sweptFolders.sweepOnce(folderOf: path)
             // Atomic but not flushed: a batch's outputs are reproduced by re-running it, and an
             // fsync per file cost 30% of the wall time of a thumbnail batch.
             try AtomicFileWriter.write(output.bytes, to: path, flushesToDisk: false)
