@@ -54,6 +54,32 @@ enum RawHTTPClient {
         }
     }
 
+    /// Connects, sends `head` (a request's headers announcing a body), then one byte of body
+    /// every quarter second, reading whatever the server answers; returns the seconds until
+    /// the server closes the connection, or `nil` if it is still open after `limit` seconds.
+    static func secondsUntilClosed(port: Int, sending head: String, tricklingBodyFor limit: Double) async throws -> Double? {
+        try await onOwnThread {
+            let fd = try connected(port: port, receiveTimeout: 1)
+            defer { close(fd) }
+            var quarter = timeval(tv_sec: 0, tv_usec: 250_000)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &quarter, socklen_t(MemoryLayout<timeval>.size))
+            _ = Array(head.utf8).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let start = Date()
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while Date().timeIntervalSince(start) < limit {
+                let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                if n == 0 { return Date().timeIntervalSince(start) }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    guard errno == EAGAIN || errno == EWOULDBLOCK else { return Date().timeIntervalSince(start) }
+                    var byte = UInt8(ascii: "x")
+                    if Glibc.send(fd, &byte, 1, Int32(MSG_NOSIGNAL)) < 0 { return Date().timeIntervalSince(start) }
+                }
+            }
+            return nil
+        }
+    }
+
     /// Connects, sends a whole GET request for `path` and returns the open socket without
     /// reading the answer: the caller hangs up with `close` whenever it likes, as a client that
     /// stops waiting does.

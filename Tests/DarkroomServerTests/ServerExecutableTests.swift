@@ -87,6 +87,11 @@ struct ServerExecutableTests {
         #expect(idle >= 0.5 && idle < 5, "closed after \(idle) s")
         let trickling = try #require(try await RawHTTPClient.secondsUntilClosed(port: server.port, sending: "GET /thumb/gra"))
         #expect(trickling < 5, "closed after \(trickling) s")
+        // A request whose body trickles in (a byte every quarter second) is answered, then
+        // closed within the idle timeout too: each byte used to restart it.
+        let head = "GET /thumb/gradient.jpg HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\n"
+        let tricklingBody = try await RawHTTPClient.secondsUntilClosed(port: server.port, sending: head, tricklingBodyFor: 8)
+        #expect(tricklingBody.map { $0 < 5 } == true, "closed after \(String(describing: tricklingBody)) s")
 
         let slow = PercentEncoding.encode(upstream.url("/image/gradient.jpg?delay=2"), keepingSlashes: false)
         let response = try await RawHTTPClient.send("GET", "/thumb/\(slow)", port: server.port)

@@ -21,8 +21,9 @@ public struct ImageServerHost: Sendable {
     public let port: Int
     public var logger: Logger
     /// Seconds a connection may sit between requests (or in the middle of sending one) before
-    /// it is closed, so idle and trickling clients cannot hold connections forever; `nil` for
-    /// no limit. A request being answered is never cut.
+    /// it is closed, and seconds a request may take to arrive whole after its headers (its body
+    /// trickling in), so idle and trickling clients cannot hold connections forever; `nil` for
+    /// no limit. A request read whole and being answered is never cut.
     public var idleTimeout: Double?
 
     public init(
@@ -58,7 +59,10 @@ public struct ImageServerHost: Sendable {
         let idle = idleTimeout.map { TimeAmount.nanoseconds(Int64($0 * 1_000_000_000)) }
         let application = Application(
             responder: responder,
-            server: .http1(configuration: .init(additionalChannelHandlers: [ClientDisconnectHandler()], idleTimeout: idle)),
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [ClientDisconnectHandler()] + (idle.map { [RequestDeadlineHandler(timeout: $0)] } ?? []),
+                    idleTimeout: idle)),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "darkroom"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
