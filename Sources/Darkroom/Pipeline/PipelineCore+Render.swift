@@ -85,7 +85,7 @@ extension PipelineCore {
     ) async throws -> T {
         let session: SourceSession? = lock.run { effects in job.isAbandoned ? nil : attach(source, &effects) }
         guard let session else { throw CancellationError() }
-        defer { lock.run { _ in detach(session) } }
+        defer { lock.run { effects in detach(session, &effects) } }
         let fetched = try await job.value(of: session.fetch, lock: lock)
         return try await body(session, fetched)
     }

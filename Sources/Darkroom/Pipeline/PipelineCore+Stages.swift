@@ -60,7 +60,7 @@ extension PipelineCore {
             stage: count == 0 ? .decode : .filter, key: session.source.sessionKey + "|" + key, priority: .veryLow)
         session.jobs[key] = job
         if count == 0 {
-            job.start(lock: lock, on: threads.jobs) { [self] job in try await decode(fetched, hint: hint, as: job) }
+            job.start(lock: lock, on: threads.jobs) { [self] job in try await decode(fetched, hint: hint, in: session, as: job) }
         } else {
             let filter = filters[count - 1]
             job.start(lock: lock, on: threads.jobs) { [self] job in
@@ -81,12 +81,21 @@ extension PipelineCore {
 
     // MARK: - Decoding
 
-    private func decode(_ fetched: FetchedSource, hint: PixelSize?, as job: StageJob<Image>) async throws -> Image {
+    /// Decodes in a processing slot. The memory budget counts the decoded pixels from the
+    /// decode's start to the end of the session (the renders that filter and encode them), so
+    /// eight requests for eight 100-megapixel images hold one at a time, not eight.
+    private func decode(
+        _ fetched: FetchedSource, hint: PixelSize?, in session: SourceSession, as job: StageJob<Image>
+    ) async throws -> Image {
         let options = DecodeOptions(
             sizeHint: hint, appliesOrientation: configuration.appliesOrientation, limits: configuration.limits)
-        let cost = DecodeCost.estimatedBytes(header: fetched.header, options: options)
+        let reserves = lock.run { _ in
+            defer { session.hasMemoryReservation = true }
+            return !session.hasMemoryReservation
+        }
+        let cost = reserves ? DecodeCost.estimatedBytes(header: fetched.header, options: options) : 0
         let registry = configuration.registry
-        return try await job.withSlot(of: processing, cost: cost, lock: lock) {
+        return try await job.withSlot(of: processing, cost: cost, keepingCostFor: session, lock: lock) {
             try await metrics.time(.decode) {
                 let image = try await threads.compute {
                     try registry.decoder(for: fetched.header, options: options)

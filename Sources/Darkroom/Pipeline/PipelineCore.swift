@@ -76,7 +76,7 @@ final class PipelineCore: @unchecked Sendable {
     // MARK: - Sessions
 
     /// Attaches a render to the session of `source`, starting one (and its fetch) when none
-    /// is alive. Call under the lock; pair with ``detach(_:)``.
+    /// is alive. Call under the lock; pair with ``detach(_:_:)``.
     func attach(_ source: ResolvedSource, _ effects: inout PipelineEffects) -> SourceSession {
         let key = source.sessionKey
         if let session = sessions[key], !session.fetch.isAbandoned {
@@ -92,12 +92,15 @@ final class PipelineCore: @unchecked Sendable {
         return session
     }
 
-    /// Detaches a render; the session ends with its last one. Call under the lock.
-    func detach(_ session: SourceSession) {
+    /// Detaches a render; the session ends with its last one, and the memory budget stops
+    /// counting its decoded pixels. Call under the lock.
+    func detach(_ session: SourceSession, _ effects: inout PipelineEffects) {
         session.renders -= 1
         guard session.renders == 0 else { return }
         let key = session.source.sessionKey
         if sessions[key] === session { sessions[key] = nil }
+        for item in session.heldCosts { processing.releaseCost(item, &effects) }
+        session.heldCosts = []
     }
 
     // MARK: - Diagnostics

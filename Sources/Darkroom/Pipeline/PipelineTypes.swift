@@ -99,6 +99,11 @@ final class SourceSession: @unchecked Sendable {
     var jobs: [String: JobNode] = [:]
     /// Render jobs attached now.
     var renders = 0
+    /// Whether a decode of this session asked the memory budget for its pixels: later decodes
+    /// of the session ride on that reservation (waiting on it would wait on themselves).
+    var hasMemoryReservation = false
+    /// Decodes whose pixels the memory budget counts until the session ends.
+    var heldCosts: [WorkItem] = []
 
     init(source: ResolvedSource, fetch: StageJob<FetchedSource>) {
         self.source = source

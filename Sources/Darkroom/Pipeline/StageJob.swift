@@ -179,4 +179,29 @@ extension JobNode {
         defer { lock.run { effects in queue.release(item, &effects) } }
         return try await body()
     }
+
+    /// Like ``withSlot(of:cost:lock:_:)``, but when `body` succeeds its cost stays counted
+    /// against the queue's memory budget until `session` ends (its decoded pixels live on).
+    func withSlot<T>(
+        of queue: WorkQueue, cost: Int, keepingCostFor session: SourceSession, lock: PipelineLock,
+        _ body: () async throws -> T
+    ) async throws -> T {
+        let item = lock.run { effects in queue.enqueue(self, cost: cost, &effects) }
+        try await item.grant.wait(lock: lock) { effects in queue.remove(item, &effects) }
+        do {
+            let value = try await body()
+            lock.run { effects in
+                if session.renders > 0 {
+                    queue.releaseSlotKeepingCost(item, &effects)
+                    session.heldCosts.append(item)
+                } else {
+                    queue.release(item, &effects)  // the session ended while this ran
+                }
+            }
+            return value
+        } catch {
+            lock.run { effects in queue.release(item, &effects) }
+            throw error
+        }
+    }
 }

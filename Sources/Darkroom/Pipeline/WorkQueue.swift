@@ -29,8 +29,9 @@ final class WorkItem: @unchecked Sendable {
 /// picks*, so raising a job's priority re-sorts it at once.
 ///
 /// Items with a cost (decodes) also share a memory budget: one starts only while the costs
-/// running stay within it — or when none runs, so a decode bigger than the whole budget runs
-/// alone. A decode that does not fit keeps later decodes waiting (it is never starved), while
+/// counted stay within it — or when none is, so a decode bigger than the whole budget runs
+/// alone. A decode's cost stays counted after its slot is freed, until the renders of its
+/// source end (``releaseSlotKeepingCost(_:_:)``). A decode that does not fit keeps later decodes waiting (it is never starved), while
 /// work without a cost goes past it.
 ///
 /// Guarded by the pipeline lock.
@@ -89,6 +90,22 @@ final class WorkQueue: @unchecked Sendable {
         guard item.isActive else { return }
         item.isActive = false
         activeCount -= 1
+        activeCost -= item.cost
+        schedule(&effects)
+    }
+
+    /// Frees the slot of a granted item but keeps its cost counted against the memory budget
+    /// until ``releaseCost(_:_:)``: a decode's pixels outlive the decode (filters and the
+    /// encode read them), so the budget counts them until the render that holds them ends.
+    func releaseSlotKeepingCost(_ item: WorkItem, _ effects: inout PipelineEffects) {
+        guard item.isActive else { return }
+        item.isActive = false
+        activeCount -= 1
+        schedule(&effects)
+    }
+
+    /// Stops counting the cost of an item released with ``releaseSlotKeepingCost(_:_:)``.
+    func releaseCost(_ item: WorkItem, _ effects: inout PipelineEffects) {
         activeCost -= item.cost
         schedule(&effects)
     }

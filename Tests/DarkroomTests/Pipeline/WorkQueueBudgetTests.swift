@@ -60,4 +60,20 @@ struct WorkQueueBudgetTests {
         #expect(granted([low, high]) == [true, false])
         #expect(lock.run { _ in high.grant.isResolved })
     }
+
+    @Test("a decode whose pixels live on keeps its cost counted after its slot is freed, until its cost is released")
+    func costOutlivesSlot() {
+        let queue = queue(slots: 1)
+        let decode = enqueue(queue, cost: 60)
+        let next = enqueue(queue, cost: 60)
+        let encode = enqueue(queue, cost: 0)
+        lock.run { effects in queue.releaseSlotKeepingCost(decode, &effects) }
+        // The slot went to the encode; the second decode still waits for memory.
+        #expect(granted([next, encode]) == [false, true])
+        #expect(lock.run { _ in queue.activeCost } == 60)
+        lock.run { effects in queue.release(encode, &effects) }
+        #expect(granted([next]) == [false])
+        lock.run { effects in queue.releaseCost(decode, &effects) }
+        #expect(granted([next]) == [true])
+    }
 }
