@@ -95,3 +95,15 @@ struct ISOBMFFExtentTests {
         }
     }
 }
+
+// MARK: - Found by the mutation sweep
+
+@Suite("HEIF configurations the mutation sweep found crashing the probe")
+struct HEVCConfigurationSweepTests {
+    @Test("an hvcC SPS NAL of 0 or 1 bytes (shorter than its header) is passed over, never a trap",
+          arguments: ["hvcc-sps-length-0.heic", "hvcc-sps-length-1.heic"])
+    func shortSPS(name: String) throws {
+        let header = try ImageProbe.probe(Fixtures.bytes(name))
+        #expect(header.format == .heif && header.size == PixelSize(width: 64, height: 48))
+    }
+}

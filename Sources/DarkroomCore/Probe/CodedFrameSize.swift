@@ -114,7 +114,7 @@ enum CodedFrameSize {
         // Drop the emulation-prevention bytes (00 00 03 → 00 00) after the NAL header.
         var payload: [UInt8] = []
         var zeros = 0
-        for i in 2..<nal.count {
+        for i in stride(from: 2, to: nal.count, by: 1) {  // a NAL shorter than its header has none
             guard let byte = nal.u8(i) else { break }
             if zeros >= 2, byte == 3 { zeros = 0; continue }
             zeros = byte == 0 ? zeros + 1 : 0
