@@ -107,3 +107,14 @@ struct HEVCConfigurationSweepTests {
         #expect(header.format == .heif && header.size == PixelSize(width: 64, height: 48))
     }
 }
+
+@Suite("A top-level AVIF box that claims more than the file holds is refused before libavif reads it")
+struct TopLevelBoxSweepTests {
+    @Test("a 492-byte AVIF whose 'meta' claims 2 GiB is truncated (libavif aborted allocating it)")
+    func hugeMeta() {
+        #expect { try ImageProbe.probe(Fixtures.bytes("meta-size-2gib.avif")) } throws: { error in
+            guard case let DarkroomError.truncated(.avif, detail) = error else { return false }
+            return detail.contains("the 'meta' box claims 2147483647 bytes")
+        }
+    }
+}

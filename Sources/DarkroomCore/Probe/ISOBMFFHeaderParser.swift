@@ -15,6 +15,7 @@ enum ISOBMFFHeaderParser {
         guard let meta = findBox("meta", in: r, from: 0, to: r.count) else {
             throw DarkroomError.truncated(format, detail: "no 'meta' box with the image properties")
         }
+        try checkTopLevelBoxes(in: r, format: format)
         try checkItemExtents(meta: meta, in: r, format: format)
         try checkSampleTables(in: r, format: format)
         guard let properties = itemProperties(r, meta: meta) else {
@@ -167,6 +168,27 @@ enum ISOBMFFHeaderParser {
             return offset + header <= limit ? Box(type: type, start: offset + header, end: limit) : nil
         }
         return Box(type: type, start: offset + header, end: offset + size)
+    }
+
+    /// Refuses a top-level box other than `mdat` whose declared size runs past the data:
+    /// libavif reads such a box whole into memory through libgd's reader, which allocates
+    /// what the size claims, and libavif aborts when that fails (a 492-byte AVIF whose 'meta'
+    /// claimed 2 GiB killed the process under a 2 GiB address-space limit).
+    static func checkTopLevelBoxes(in r: ByteReader, format: ImageFormat) throws {
+        var offset = 0
+        while offset + 8 <= r.count, let size = r.u32be(offset), let type = r.fourCC(offset + 4) {
+            var declared = size
+            if size == 1 { declared = r.u64be(offset + 8) ?? Int.max } else if size == 0 { return }
+            if declared > r.count - offset {
+                guard type == "mdat" else {
+                    throw DarkroomError.truncated(
+                        format, detail: "the '\(type)' box claims \(declared) bytes but \(r.count - offset) remain")
+                }
+                return
+            }
+            guard declared >= 8 else { return }
+            offset += declared
+        }
     }
 
     static func findBox(_ type: String, in r: ByteReader, from: Int, to: Int) -> Box? {
