@@ -31,8 +31,8 @@ final class WorkItem: @unchecked Sendable {
 /// Items with a cost (decodes) also share a memory budget: one starts only while the costs
 /// counted stay within it — or when none is, so a decode bigger than the whole budget runs
 /// alone. A decode's cost stays counted after its slot is freed, until the renders of its
-/// source end (``releaseSlotKeepingCost(_:_:)``). A decode that does not fit keeps later decodes waiting (it is never starved), while
-/// work without a cost goes past it.
+/// source end (``releaseSlotKeepingCost(_:_:)``). A decode that does not fit keeps later
+/// decodes waiting (it is never starved), while work without a cost goes past it.
 ///
 /// Guarded by the pipeline lock.
 final class WorkQueue: @unchecked Sendable {
@@ -88,10 +88,8 @@ final class WorkQueue: @unchecked Sendable {
     /// Frees the slot of a granted item and starts whatever can start now.
     func release(_ item: WorkItem, _ effects: inout PipelineEffects) {
         guard item.isActive else { return }
-        item.isActive = false
-        activeCount -= 1
         activeCost -= item.cost
-        schedule(&effects)
+        releaseSlotKeepingCost(item, &effects)
     }
 
     /// Frees the slot of a granted item but keeps its cost counted against the memory budget

@@ -151,6 +151,9 @@ enum ISOBMFFHeaderParser {
         var type: String
         var start: Int  // first byte of the payload
         var end: Int    // one past the last byte
+        /// The size the box's header claims when that runs past the data (the box is then
+        /// cut at the end of the data); `nil` otherwise.
+        var claimedPastData: Int? = nil
     }
 
     static func nextBox(in r: ByteReader, at offset: Int, limit: Int) -> Box? {
@@ -165,7 +168,8 @@ enum ISOBMFFHeaderParser {
         }
         guard size >= header, size <= limit - offset else {
             // A box running past the data: give what is there so the caller can report truncation.
-            return offset + header <= limit ? Box(type: type, start: offset + header, end: limit) : nil
+            guard offset + header <= limit else { return nil }
+            return Box(type: type, start: offset + header, end: limit, claimedPastData: size > limit - offset ? size : nil)
         }
         return Box(type: type, start: offset + header, end: offset + size)
     }
@@ -176,18 +180,12 @@ enum ISOBMFFHeaderParser {
     /// claimed 2 GiB killed the process under a 2 GiB address-space limit).
     static func checkTopLevelBoxes(in r: ByteReader, format: ImageFormat) throws {
         var offset = 0
-        while offset + 8 <= r.count, let size = r.u32be(offset), let type = r.fourCC(offset + 4) {
-            var declared = size
-            if size == 1 { declared = r.u64be(offset + 8) ?? Int.max } else if size == 0 { return }
-            if declared > r.count - offset {
-                guard type == "mdat" else {
-                    throw DarkroomError.truncated(
-                        format, detail: "the '\(type)' box claims \(declared) bytes but \(r.count - offset) remain")
-                }
-                return
+        while let box = nextBox(in: r, at: offset, limit: r.count) {
+            if let claimed = box.claimedPastData, box.type != "mdat" {
+                let name = String(box.type.map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "?" })
+                throw DarkroomError.truncated(format, detail: "the '\(name)' box claims \(claimed) bytes but \(r.count - offset) remain")
             }
-            guard declared >= 8 else { return }
-            offset += declared
+            offset = box.end
         }
     }
 
