@@ -27,6 +27,16 @@ public struct GDEncoder: ImageEncoder {
     public let name = "libgd"
     public let format: ImageFormat
 
+    /// GIF stores 16-bit sides (libgd writes larger ones wrapped, as a wrong picture), and
+    /// AV1 frames are at most 65536 pixels on a side.
+    public var maximumSize: PixelSize? {
+        switch format {
+        case .gif: PixelSize(width: 65_535, height: 65_535)
+        case .avif: PixelSize(width: 65_536, height: 65_536)
+        default: nil
+        }
+    }
+
     /// An encoder for `format`; ``encode(_:options:)`` throws when ``supports(_:)`` is `false`.
     public init(format: ImageFormat) {
         self.format = format

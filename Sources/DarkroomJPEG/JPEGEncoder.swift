@@ -18,6 +18,9 @@ public struct JPEGEncoder: ImageEncoder {
     /// Qualities at or above this keep full-resolution chroma (4:4:4).
     public static let fullChromaQuality = 90
 
+    /// libjpeg's side limit (JPEG_MAX_DIMENSION): 65500 pixels.
+    public let maximumSize: PixelSize? = PixelSize(width: 65_500, height: 65_500)
+
     /// Compute optimal Huffman tables: a few percent smaller, a little slower.
     /// (Progressive files always get them.)
     public var optimizesCoding: Bool

@@ -18,6 +18,8 @@ import DarkroomCore
 public struct PNGEncoder: ImageEncoder {
     public let name = "libpng"
     public let format = ImageFormat.png
+    /// libpng's default user limit on a written IHDR: a million pixels on a side.
+    public let maximumSize: PixelSize? = PixelSize(width: 1_000_000, height: 1_000_000)
     /// Write an Adam7-interlaced PNG (default `false`).
     public var interlaced: Bool
 

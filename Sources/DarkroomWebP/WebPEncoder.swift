@@ -18,6 +18,8 @@ import DarkroomCore
 public struct WebPEncoder: ImageEncoder {
     public let name = "libwebp"
     public let format = ImageFormat.webp
+    /// WebP's side limit: 16383 pixels.
+    public let maximumSize: PixelSize? = PixelSize(width: Int(WEBP_MAX_DIMENSION), height: Int(WEBP_MAX_DIMENSION))
 
     public init() {}
 

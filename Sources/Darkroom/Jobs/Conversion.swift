@@ -104,6 +104,8 @@ public struct Conversion: Sendable {
         try limits.check(header)
         let upright = appliesOrientation ? header.uprightSize : header.size
         var target = maxSize.map { upright.fitting(within: $0, allowUpscaling: false) }
+        // What the encoder cannot write is refused before a pixel is decoded.
+        try registry.encoder(for: options.format).checkWritable(target ?? upright)
         let hint = target.map { ShrinkOnLoad.hint(forOutput: $0, source: upright) }
         let decodeOptions = DecodeOptions(
             sizeHint: shrinkOnLoad ? hint : nil, appliesOrientation: appliesOrientation, limits: limits)
@@ -118,7 +120,7 @@ public struct Conversion: Sendable {
         if let target, image.size != target {
             image = try Resampler.resize(image, to: target, kernel: kernel)
         }
-        let encoded = try registry.encoder(for: options.format).encode(image, options: options)
+        let encoded = try registry.encode(image, options: options)
         return (header, encoded, decoded.size, image.size)
     }
 

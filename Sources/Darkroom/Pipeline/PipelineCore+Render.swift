@@ -51,6 +51,7 @@ extension PipelineCore {
     ) async throws -> RenderOutcome {
         let (encoded, noStore) = try await withSession(source, as: job) { session, fetched in
             let header = fetched.header
+            try renderer.checkWritable(target.target, source: header)
             let upright = configuration.appliesOrientation ? header.uprightSize : header.size
             // The target's own hint in the decoder's canonical form: targets needing the same
             // scale share the decode, and none depends on which others are being rendered.

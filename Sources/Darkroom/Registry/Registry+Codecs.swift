@@ -48,6 +48,8 @@ extension Registry {
     /// ```
     public func encode(_ image: Image, options: EncodeOptions) throws -> [UInt8] {
         try options.validate()
-        return try encoder(for: options.format).encode(image, options: options)
+        let encoder = try encoder(for: options.format)
+        try encoder.checkWritable(image.size)
+        return try encoder.encode(image, options: options)
     }
 }

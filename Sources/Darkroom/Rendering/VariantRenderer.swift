@@ -38,6 +38,7 @@ public struct VariantRenderer: Sendable {
         let header = try ImageProbe.probe(bytes)
         try limits.check(header)
         let upright = appliesOrientation ? header.uprightSize : header.size
+        for target in targets { try checkWritable(target, source: header) }
 
         // Targets grouped by the decode they need, in the order the groups first appear.
         var groups: [(options: DecodeOptions, decoder: any ImageDecoder, members: [Int])] = []
@@ -84,9 +85,27 @@ public struct VariantRenderer: Sendable {
     /// The variant's format, or for "same as source" the source's format when some encoder
     /// writes it, else PNG for translucent images and JPEG for opaque ones.
     public func outputFormat(for encoding: VariantEncoding, source: ImageFormat, image: Image) -> ImageFormat {
+        formatBeforeDecoding(for: encoding, source: source) ?? (image.hasAlpha ? .png : .jpeg)
+    }
+
+    /// ``outputFormat(for:source:image:)`` when the pixels do not decide it, else `nil`.
+    func formatBeforeDecoding(for encoding: VariantEncoding, source: ImageFormat) -> ImageFormat? {
         if let format = encoding.format { return format }
-        if registry.writableFormats.contains(source) { return source }
-        return image.hasAlpha ? .png : .jpeg
+        return registry.writableFormats.contains(source) ? source : nil
+    }
+
+    /// Refuses, before anything is decoded, a target whose output its encoder could not
+    /// write (``ImageEncoder/checkWritable(_:)``): a 1×100,000,000 image kept whole as a PNG
+    /// used to be decoded for seconds and a gigabyte first. Targets whose output size or
+    /// format depends on the pixels are left to the encoder.
+    /// - Throws: ``DarkroomError/encodeFailed(_:detail:)``.
+    public func checkWritable(_ target: RenderTarget, source header: ImageHeader) throws {
+        let upright = appliesOrientation ? header.uprightSize : header.size
+        guard let size = target.chain.outputSize(forSourceSize: upright),
+            let format = formatBeforeDecoding(for: target.encoding, source: header.format),
+            let encoder = try? registry.encoder(for: format)
+        else { return }
+        try encoder.checkWritable(size)
     }
 }
 

@@ -8,6 +8,9 @@
 /// - Formats without alpha (JPEG, BMP) composite translucent pixels over white.
 /// - **Threading.** Stateless; may run on many threads at once. Synchronous CPU work.
 /// - **Errors.** Throws ``DarkroomError/encodeFailed(_:detail:)`` naming the format.
+/// - **Size.** ``maximumSize`` is the largest picture the format (or the library writing it)
+///   holds, so a render can be refused before its source is decoded
+///   (``checkWritable(_:)``); `nil` when no side limit applies below the pixel limits.
 ///
 /// ```swift
 /// let jpeg = try encoder.encode(image, options: EncodeOptions(format: .jpeg, quality: 80))
@@ -19,4 +22,25 @@ public protocol ImageEncoder: Sendable {
     var format: ImageFormat { get }
 
     func encode(_ image: Image, options: EncodeOptions) throws -> [UInt8]
+
+    /// The largest width and height this encoder writes; `nil` for no limit of its own.
+    var maximumSize: PixelSize? { get }
+}
+
+extension ImageEncoder {
+    public var maximumSize: PixelSize? { nil }
+
+    /// Throws when a picture of `size` is larger than this encoder writes.
+    ///
+    /// ```swift
+    /// try GDEncoder(format: .gif).checkWritable(PixelSize(width: 1, height: 2_000_000))
+    /// // throws: cannot encode GIF: 1×2000000 is larger than GIF allows (65535×65535)
+    /// ```
+    /// - Throws: ``DarkroomError/encodeFailed(_:detail:)`` naming the size and the limit.
+    public func checkWritable(_ size: PixelSize) throws {
+        guard let limit = maximumSize, size.width > limit.width || size.height > limit.height else { return }
+        throw DarkroomError.encodeFailed(
+            format,
+            detail: "\(size.width)×\(size.height) is larger than \(format.displayName) allows (\(limit.width)×\(limit.height))")
+    }
 }

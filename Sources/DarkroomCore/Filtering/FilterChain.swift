@@ -58,6 +58,17 @@ public struct FilterChain: Sendable {
         try filters.reduce(image) { try $1.apply(to: $0) }
     }
 
+    /// The size of the chain's output for a source of `size`; `nil` when a filter's output
+    /// depends on the pixels (``ImageFilter/outputSize(forInputSize:)``).
+    public func outputSize(forSourceSize size: PixelSize) -> PixelSize? {
+        var size = size
+        for filter in filters {
+            guard let next = filter.outputSize(forInputSize: size) else { return nil }
+            size = next
+        }
+        return size
+    }
+
     /// The size hint of the chain's first filter for a source of `size`: the smallest decode
     /// size that still gives full-quality output (`nil` = decode at full size).
     public func sizeHint(forSourceSize size: PixelSize) -> PixelSize? {

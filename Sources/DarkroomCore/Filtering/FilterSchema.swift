@@ -138,6 +138,9 @@ public protocol DeclaredFilter: ImageFilter {
     static var summary: String { get }
     static var arguments: [FilterArgument] { get }
     static var isIdempotent: Bool { get }
+    /// `true` when the output always has the input's size (colour changes, blurs, masks,
+    /// mirrors); the default is `false`. Gives ``ImageFilter/outputSize(forInputSize:)``.
+    static var preservesSize: Bool { get }
 
     /// The validated arguments this instance was built with.
     var arguments: FilterArguments { get }
@@ -149,6 +152,10 @@ extension DeclaredFilter {
     public var identifier: String { FilterSchema(Self.self).identifier(for: arguments) }
 
     public var isIdempotent: Bool { Self.isIdempotent }
+
+    public static var preservesSize: Bool { false }
+
+    public func outputSize(forInputSize size: PixelSize) -> PixelSize? { Self.preservesSize ? size : nil }
 
     /// Builds the filter from raw inputs, validated against the declaration.
     public static func make(_ inputs: [(String, FilterInput)] = []) throws -> Self {

@@ -13,6 +13,9 @@
 /// - **Errors.** Throws ``DarkroomError`` naming the filter and what was wrong.
 /// - **Size hint.** ``sizeHint(forSourceSize:)`` lets the pipeline decode smaller
 ///   (shrink-on-load) when the filter will shrink the image anyway.
+/// - **Output size.** ``outputSize(forInputSize:)`` predicts the output's size (to the last
+///   pixel's rounding) when the size alone decides it, so a render the encoder could not
+///   write is refused before decoding; `nil` (the default) when it depends on the pixels.
 ///
 /// ```swift
 /// struct Negate: ImageFilter {
@@ -32,6 +35,10 @@ public protocol ImageFilter: Sendable {
     /// The default is `nil`.
     func sizeHint(forSourceSize size: PixelSize) -> PixelSize?
 
+    /// The size of the output for an input of `size`, or `nil` when the pixels decide it.
+    /// The default is `nil`.
+    func outputSize(forInputSize size: PixelSize) -> PixelSize?
+
     /// `true` when applying the filter twice in a row equals applying it once, so that
     /// consecutive duplicates in a chain can collapse. The default is `false`.
     var isIdempotent: Bool { get }
@@ -39,6 +46,8 @@ public protocol ImageFilter: Sendable {
 
 extension ImageFilter {
     public func sizeHint(forSourceSize size: PixelSize) -> PixelSize? { nil }
+
+    public func outputSize(forInputSize size: PixelSize) -> PixelSize? { nil }
 
     public var isIdempotent: Bool { false }
 }

@@ -17,6 +17,7 @@ public struct BrightnessFilter: DeclaredFilter {
             summary: "multiplier: 0 = black, 1 = unchanged, 2 = double"),
     ]
     public static let isIdempotent = false
+    public static let preservesSize = true
 
     public let arguments: FilterArguments
 

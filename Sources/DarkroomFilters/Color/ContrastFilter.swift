@@ -19,6 +19,7 @@ public struct ContrastFilter: DeclaredFilter {
             summary: "0 = flat grey, 1 = unchanged, 2 = double contrast"),
     ]
     public static let isIdempotent = false
+    public static let preservesSize = true
 
     public let arguments: FilterArguments
 

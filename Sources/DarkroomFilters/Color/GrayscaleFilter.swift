@@ -15,6 +15,7 @@ public struct GrayscaleFilter: DeclaredFilter {
         "Converts to grey with Rec. 709 luma (0.2126 R + 0.7152 G + 0.0722 B), like CSS grayscale(1); alpha unchanged."
     public static let arguments: [FilterArgument] = []
     public static let isIdempotent = true
+    public static let preservesSize = true
 
     public let arguments: FilterArguments
 

@@ -13,6 +13,7 @@ public struct NegateFilter: DeclaredFilter {
     public static let summary = "Inverts the colour channels (255 − c), like CSS invert(1); alpha unchanged."
     public static let arguments: [FilterArgument] = []
     public static let isIdempotent = false
+    public static let preservesSize = true
 
     public let arguments: FilterArguments
 

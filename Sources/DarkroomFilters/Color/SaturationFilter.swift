@@ -17,6 +17,7 @@ public struct SaturationFilter: DeclaredFilter {
             summary: "0 = grey, 1 = unchanged, 2 = double saturation"),
     ]
     public static let isIdempotent = false
+    public static let preservesSize = true
 
     public let arguments: FilterArguments
 

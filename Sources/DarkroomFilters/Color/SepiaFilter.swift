@@ -18,6 +18,7 @@ public struct SepiaFilter: DeclaredFilter {
             summary: "how much sepia: 0 = unchanged, 1 = full CSS sepia(1)"),
     ]
     public static let isIdempotent = false
+    public static let preservesSize = true
 
     public let arguments: FilterArguments
 

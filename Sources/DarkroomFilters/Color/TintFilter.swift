@@ -24,6 +24,7 @@ public struct TintFilter: DeclaredFilter {
             summary: "0 = unchanged, 1 = fully tinted"),
     ]
     public static let isIdempotent = false
+    public static let preservesSize = true
 
     public let arguments: FilterArguments
 

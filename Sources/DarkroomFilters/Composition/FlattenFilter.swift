@@ -27,6 +27,7 @@ public struct FlattenFilter: DeclaredFilter {
             summary: "the opaque colour under the image (its alpha must be ff)"),
     ]
     public static let isIdempotent = true
+    public static let preservesSize = true
 
     public let arguments: FilterArguments
 

@@ -141,6 +141,9 @@ public struct OverlayFilter: ImageFilter {
 
     // MARK: - Applying
 
+    /// The base image keeps its size.
+    public func outputSize(forInputSize size: PixelSize) -> PixelSize? { size }
+
     public func apply(to image: Image) throws -> Image {
         let placement = OverlayPlacement(
             gravity: arguments.string("gravity"), x: arguments.int("x"), y: arguments.int("y"),

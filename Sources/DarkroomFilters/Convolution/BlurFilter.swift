@@ -23,6 +23,7 @@ public struct BlurFilter: DeclaredFilter {
             summary: "standard deviation of the Gaussian"),
     ]
     public static let isIdempotent = false
+    public static let preservesSize = true
 
     public let arguments: FilterArguments
 

@@ -21,6 +21,7 @@ public struct PixelateFilter: DeclaredFilter {
             summary: "side of the square blocks"),
     ]
     public static let isIdempotent = true
+    public static let preservesSize = true
 
     public let arguments: FilterArguments
 

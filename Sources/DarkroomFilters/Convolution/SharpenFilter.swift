@@ -27,6 +27,7 @@ public struct SharpenFilter: DeclaredFilter {
             summary: "smallest difference from the blur (0…255) that is sharpened"),
     ]
     public static let isIdempotent = false
+    public static let preservesSize = true
 
     public let arguments: FilterArguments
 

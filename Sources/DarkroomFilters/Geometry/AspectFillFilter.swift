@@ -71,6 +71,10 @@ public struct AspectFillFilter: DeclaredFilter {
             image, to: scaled, keeping: left..<(left + kept.width), rows: top..<(top + kept.height), kernel: kernel)
     }
 
+    public func outputSize(forInputSize size: PixelSize) -> PixelSize? {
+        ResizeSizing.filled(size, covering: box, upscale: upscale).kept
+    }
+
     /// The scaled size before the crop, clamped to the source.
     public func sizeHint(forSourceSize size: PixelSize) -> PixelSize? {
         ResizeSizing.hint(ResizeSizing.filled(size, covering: box, upscale: upscale).scaled, source: size)

@@ -45,6 +45,10 @@ public struct AspectFitFilter: DeclaredFilter {
         try Resampler.resize(image, to: ResizeSizing.fitted(image.proportions, within: box, upscale: upscale), kernel: kernel)
     }
 
+    public func outputSize(forInputSize size: PixelSize) -> PixelSize? {
+        ResizeSizing.fitted(size, within: box, upscale: upscale)
+    }
+
     /// The fitted size, clamped to the source.
     public func sizeHint(forSourceSize size: PixelSize) -> PixelSize? {
         ResizeSizing.hint(ResizeSizing.fitted(size, within: box, upscale: upscale), source: size)

@@ -14,6 +14,7 @@ public struct FlipFilter: DeclaredFilter {
     public static let summary = "Mirrors the image top↔bottom (the bottom row becomes the top row)."
     public static let arguments: [FilterArgument] = []
     public static let isIdempotent = false
+    public static let preservesSize = true
 
     public let arguments: FilterArguments
 

@@ -14,6 +14,7 @@ public struct FlopFilter: DeclaredFilter {
     public static let summary = "Mirrors the image left↔right (the rightmost column becomes the leftmost)."
     public static let arguments: [FilterArgument] = []
     public static let isIdempotent = false
+    public static let preservesSize = true
 
     public let arguments: FilterArguments
 

@@ -45,6 +45,10 @@ public struct ScaleFilter: DeclaredFilter {
         try Resampler.resize(image, to: ResizeSizing.scaled(image.proportions, to: box, upscale: upscale), kernel: kernel)
     }
 
+    public func outputSize(forInputSize size: PixelSize) -> PixelSize? {
+        ResizeSizing.scaled(size, to: box, upscale: upscale)
+    }
+
     /// The output size, clamped to the source.
     public func sizeHint(forSourceSize size: PixelSize) -> PixelSize? {
         ResizeSizing.hint(box, source: size)

@@ -29,6 +29,12 @@ public struct CircleFilter: DeclaredFilter {
         return RoundedRectMask.apply(to: Self.centredSquare(of: image, side: side), radius: Double(side) / 2)
     }
 
+    /// The centred square: a side of `min(width, height)`.
+    public func outputSize(forInputSize size: PixelSize) -> PixelSize? {
+        let side = min(size.width, size.height)
+        return PixelSize(width: side, height: side)
+    }
+
     /// The centred `side`×`side` square (the image itself when it is already square).
     static func centredSquare(of image: Image, side: Int) -> Image {
         guard image.width != side || image.height != side else { return image }

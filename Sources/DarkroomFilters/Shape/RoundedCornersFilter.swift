@@ -23,6 +23,7 @@ public struct RoundedCornersFilter: DeclaredFilter {
             summary: "corner radius, clamped to half the shorter side"),
     ]
     public static let isIdempotent = false
+    public static let preservesSize = true
 
     public let arguments: FilterArguments
 
