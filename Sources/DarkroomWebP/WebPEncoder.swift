@@ -29,10 +29,7 @@ public struct WebPEncoder: ImageEncoder {
             throw DarkroomError.invalidArgument(
                 name: "format", value: options.format.rawValue, expected: "webp for the libwebp encoder")
         }
-        guard image.width <= Int(WEBP_MAX_DIMENSION), image.height <= Int(WEBP_MAX_DIMENSION) else {
-            throw DarkroomError.encodeFailed(
-                .webp, detail: "\(image.size) is larger than WebP allows (\(WEBP_MAX_DIMENSION)×\(WEBP_MAX_DIMENSION))")
-        }
+        try checkWritable(image.size)
         var config = try Self.config(for: options)
         var picture = WebPPicture()
         guard WebPPictureInit(&picture) != 0 else {

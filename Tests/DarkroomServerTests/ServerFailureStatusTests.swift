@@ -23,6 +23,11 @@ struct ServerFailureStatusTests {
         let giant = DarkroomError.invalidArgument(
             name: "extend output", value: "33408×33195 (1109.0 megapixels)", expected: "at most 100 megapixels")
         #expect(ServerFailure(giant).status == 422)
+        // An image too tall for the variant's format is the request's problem, not the server's
+        // (the mutation sweep got 500 for a 64×65520 JPEG kept whole as JPEG).
+        let tall = DarkroomError.outputTooLarge(.jpeg, width: 64, height: 65_520, limit: PixelSize(width: 65_500, height: 65_500))
+        #expect(ServerFailure(tall).status == 422)
+        #expect(ServerFailure(tall).message == "cannot encode JPEG: 64×65520 is larger than JPEG allows (65500×65500)")
         #expect(ServerFailure(DarkroomError.invalidArgument(name: "variant", value: "x", expected: "a variant")).status == 404)
         #expect(ServerFailure(DarkroomError.io(path: "a", detail: "file name too long")).status == 404)
         #expect(ServerFailure(DarkroomError.io(path: "a", detail: "input/output error")).status == 500)

@@ -98,7 +98,7 @@ public struct VariantRenderer: Sendable {
     /// write (``ImageEncoder/checkWritable(_:)``): a 1×100,000,000 image kept whole as a PNG
     /// used to be decoded for seconds and a gigabyte first. Targets whose output size or
     /// format depends on the pixels are left to the encoder.
-    /// - Throws: ``DarkroomError/encodeFailed(_:detail:)``.
+    /// - Throws: ``DarkroomError/outputTooLarge(_:width:height:limit:)``.
     public func checkWritable(_ target: RenderTarget, source header: ImageHeader) throws {
         let upright = appliesOrientation ? header.uprightSize : header.size
         guard let size = target.chain.outputSize(forSourceSize: upright),

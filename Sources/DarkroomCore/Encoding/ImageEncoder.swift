@@ -36,11 +36,9 @@ extension ImageEncoder {
     /// try GDEncoder(format: .gif).checkWritable(PixelSize(width: 1, height: 2_000_000))
     /// // throws: cannot encode GIF: 1×2000000 is larger than GIF allows (65535×65535)
     /// ```
-    /// - Throws: ``DarkroomError/encodeFailed(_:detail:)`` naming the size and the limit.
+    /// - Throws: ``DarkroomError/outputTooLarge(_:width:height:limit:)``.
     public func checkWritable(_ size: PixelSize) throws {
         guard let limit = maximumSize, size.width > limit.width || size.height > limit.height else { return }
-        throw DarkroomError.encodeFailed(
-            format,
-            detail: "\(size.width)×\(size.height) is larger than \(format.displayName) allows (\(limit.width)×\(limit.height))")
+        throw DarkroomError.outputTooLarge(format, width: size.width, height: size.height, limit: limit)
     }
 }

@@ -34,6 +34,9 @@ public enum DarkroomError: Error, Sendable, Equatable, CustomStringConvertible {
     case decodeFailed(ImageFormat, detail: String)
     /// A codec library failed while encoding.
     case encodeFailed(ImageFormat, detail: String)
+    /// The output is larger than the format (or its encoder) can hold: `limit` is the largest
+    /// width and height it writes. A property of the input and the variant, not a failure.
+    case outputTooLarge(ImageFormat, width: Int, height: Int, limit: PixelSize)
     /// An option or argument was out of range or malformed.
     case invalidArgument(name: String, value: String, expected: String)
     /// A file could not be read or written.
@@ -71,6 +74,8 @@ public enum DarkroomError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(format.displayName) header gives an invalid size \(width)×\(height)"
         case let .decodeFailed(format, detail):
             return "cannot decode \(format.displayName): \(detail)"
+        case let .outputTooLarge(format, width, height, limit):
+            return "cannot encode \(format.displayName): \(width)×\(height) is larger than \(format.displayName) allows (\(limit.width)×\(limit.height))"
         case let .encodeFailed(format, detail):
             return "cannot encode \(format.displayName): \(detail)"
         case let .invalidArgument(name, value, expected):

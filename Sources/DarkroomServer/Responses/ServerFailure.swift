@@ -92,7 +92,7 @@ public struct ServerFailure: Error, Sendable, Equatable, CustomStringConvertible
         case .noComponent(let kind, _):
             return kind == "source" ? 400 : 500
         case .emptyInput, .inputTooLarge, .unrecognizedFormat, .unsupportedFormat, .truncated, .corrupt,
-            .tooManyPixels, .frameTooLarge, .invalidDimensions, .decodeFailed:
+            .tooManyPixels, .frameTooLarge, .invalidDimensions, .decodeFailed, .outputTooLarge:
             return 422
         case .encodeFailed:
             return 500
