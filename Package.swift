@@ -254,6 +254,8 @@ let package = Package(
             dependencies: ["DarkroomExampleFilters", "Darkroom", "DarkroomTestSupport"]
         ),
         .testTarget(name: "DarkroomPluginTests", dependencies: ["DarkroomTestSupport"]),
+        // A user's cache kind and source kind, written against `import Darkroom` alone.
+        .testTarget(name: "ExampleKindsTests", dependencies: ["Darkroom"]),
         .testTarget(
             name: "DarkroomServerTests",
             dependencies: [

@@ -65,7 +65,7 @@ let fileHit = try await timeHits(cached, location: "photo.jpg")
 
 // MARK: - Render overhead
 
-var uncachedConfiguration = ImagePipeline.Configuration(registry: sources, targets: [target], memoryCache: nil)
+var uncachedConfiguration = ImagePipeline.Configuration(registry: sources, targets: [target], caches: .none)
 uncachedConfiguration.maximumActiveProcessing = 1
 let uncached = ImagePipeline(configuration: uncachedConfiguration)
 let renderer = VariantRenderer(registry: registry)

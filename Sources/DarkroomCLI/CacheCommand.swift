@@ -26,15 +26,29 @@ struct CacheOptions: ParsableArguments {
     @Option(help: "The filters.d folder (default: $DARKROOM_CONFIG, else ./filters.d, else the embedded default).")
     var config: String?
 
-    func caches() throws -> (RenderCaches, String?) {
+    /// The configured layers, with the standard memory and disk layers picked out (the first of each).
+    func caches() throws -> ConfiguredCaches {
         let (_, configuration) = CommandRegistry.configuration(config)
-        let settings = configuration.cacheSettings
         do {
-            if let error = configuration.cacheErrors.first { throw SettingsError(diagnostic: error) }
-            return (try RenderCaches(settings: settings), RenderCaches.diskPath(settings: settings, environment: ProcessInfo.processInfo.environment))
+            let layers = try CommandRegistry.caches(for: configuration, noCache: false)
+            return ConfiguredCaches(
+                layers: layers, memory: layers.first(EncodedImageMemoryCache.self) ?? EncodedImageMemoryCache(),
+                disk: layers.first(DiskCache.self))
         } catch {
             throw CommandFailure.exit(subject: "cache", error)
         }
+    }
+}
+
+/// The layers a `cache` subcommand works on.
+struct ConfiguredCaches {
+    var layers: CacheLayers
+    var memory: EncodedImageMemoryCache
+    var disk: DiskCache?
+
+    /// Layers other than the standard memory and disk ones, which only the generic protocol reaches.
+    var others: [CacheLayer] {
+        layers.layers.filter { !($0.cache is EncodedImageMemoryCache) && !($0.cache is DiskCache) }
     }
 }
 
@@ -50,7 +64,7 @@ struct CacheStatsCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let (caches, path) = try options.caches()
+        let caches = try options.caches()
         let memory = caches.memory.statistics
         if json {
             var stats = CacheStatistics(memory: .init(
@@ -60,7 +74,7 @@ struct CacheStatsCommand: ParsableCommand {
                 disk.refresh()
                 let s = disk.statistics
                 stats.disk = .init(
-                    path: path ?? disk.directory, entries: s.entries, bytes: s.bytes, hits: s.hits, misses: s.misses,
+                    path: disk.directory, entries: s.entries, bytes: s.bytes, hits: s.hits, misses: s.misses,
                     limit: disk.limit)
             }
             let encoder = JSONEncoder()
@@ -76,6 +90,9 @@ struct CacheStatsCommand: ParsableCommand {
             print("disk:   \(s.entries) entries, \(s.bytes) bytes, \(s.hits) hits, \(s.misses) misses (\(disk.directory))")
         } else {
             print("disk:   not configured (add [caches.disk] to filters.d or set $DARKROOM_CACHE_DIR)")
+        }
+        for layer in caches.others {
+            print("\(layer.name): a \(layer.kind) layer (its statistics are in the server's metrics)")
         }
     }
 }
@@ -100,19 +117,32 @@ struct CachePurgeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (caches, _) = try options.caches()
-        guard let disk = caches.disk else {
+        let caches = try options.caches()
+        guard caches.disk != nil || !caches.others.isEmpty else {
             print("disk cache not configured; nothing to purge")
             return
         }
+        let layers = caches.layers
         if let source {
             let key = try purgeKey(source)
-            let removed = disk.removeAll(forSource: key) + caches.memory.removeAll(forSource: key)
+            let results = try BlockingWait.run { await layers.removeAll(forSource: key) }
+            var removed = 0
+            for (layer, result) in results {
+                switch result {
+                case let .success(count): removed += count
+                case let .failure(error): StandardError.write("darkroom: warning: [caches.\(layer)] not purged: \(error)\n")
+                }
+            }
             print("purged \(removed) entries of \(key)")
         } else {
-            let before = disk.statistics.entries
-            disk.removeAll()
-            caches.memory.removeAll()
+            let before = caches.disk?.statistics.entries ?? 0
+            for layer in layers.layers {
+                do {
+                    try BlockingWait.run { try await layer.cache.removeAll() }
+                } catch {
+                    StandardError.write("darkroom: warning: [caches.\(layer.name)] not purged: \(error)\n")
+                }
+            }
             print("purged \(before) entries")
         }
     }
@@ -140,7 +170,7 @@ struct CacheSweepCommand: ParsableCommand {
     @OptionGroup var options: CacheOptions
 
     func run() throws {
-        let (caches, _) = try options.caches()
+        let caches = try options.caches()
         guard let disk = caches.disk else {
             print("disk cache not configured; nothing to sweep")
             return

@@ -29,7 +29,10 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let (location, configuration) = CommandRegistry.configuration(config)
-        for diagnostic in configuration.diagnostics {
+        // Cache tables of kinds a module registers are checked by the registry, not the loader.
+        let cacheProblems = CommandRegistry.shared.cacheDiagnostics(for: configuration.cacheSettings)
+            + CommandRegistry.shared.sourceDiagnostics(for: configuration.sourceTables)
+        for diagnostic in configuration.diagnostics + cacheProblems {
             if diagnostics && diagnostic.isError {
                 let place = diagnostic.line > 0 ? "\(diagnostic.file):\(diagnostic.line)" : diagnostic.file
                 print("\(place): error: \(diagnostic.message)")
@@ -37,7 +40,7 @@ struct CheckCommand: ParsableCommand {
                 print(diagnostic.description)
             }
         }
-        let errors = configuration.errors.count
+        let errors = configuration.errors.count + cacheProblems.filter(\.isError).count
         let summary: String
         if errors > 0 {
             summary = "darkroom check: \(location): \(errors) error\(errors == 1 ? "" : "s")"

@@ -33,13 +33,17 @@ enum CommandRegistry {
         }
     }
 
-    /// The caches the configuration asks for, or none with `noCache` (for measuring).
+    /// The cache layers the configuration asks for, or none with `noCache` (for measuring).
     /// - Throws: ``SettingsError`` for the first error in `[caches.*]`: caches are not opened
     ///   with settings other than the ones written.
-    static func caches(for configuration: Configuration, noCache: Bool) throws -> RenderCaches? {
-        if noCache { return nil }
+    static func caches(for configuration: Configuration, noCache: Bool) throws -> CacheLayers {
+        if noCache { return .none }
         if let error = configuration.cacheErrors.first { throw SettingsError(diagnostic: error) }
-        return try RenderCaches(settings: configuration.cacheSettings)
+        do {
+            return try shared.cacheLayers(for: configuration.cacheSettings)
+        } catch let error as ConfigurationError {
+            throw SettingsError(diagnostic: error.diagnostics[0])
+        }
     }
 
     /// Refuses to fetch URLs with settings other than the ones written.
@@ -49,21 +53,19 @@ enum CommandRegistry {
     }
 
     /// A renderer going through `caches`, or straight to work without them.
-    static func renderer(caches: RenderCaches?) -> CachingRenderer {
-        CachingRenderer(renderer: VariantRenderer(registry: shared), memory: caches?.memory, disk: caches?.disk)
+    static func renderer(caches: CacheLayers) -> CachingRenderer {
+        CachingRenderer(renderer: VariantRenderer(registry: shared), caches: caches)
     }
 
     /// A pipeline for URL inputs: the tool's registry plus an ``HTTPSource`` with the
     /// configuration's `[sources.http]` settings, rendering `targets` by name, through the same
     /// `caches` as the renderer. `jobs` bounds the processing.
     static func pipeline(
-        for configuration: Configuration, targets: [RenderTarget], caches: RenderCaches?, jobs: Int
+        for configuration: Configuration, targets: [RenderTarget], caches: CacheLayers, jobs: Int
     ) -> ImagePipeline {
         var registry = shared
         registry.register(source: HTTPSource(settings: configuration.httpSourceSettings))
-        var settings = ImagePipeline.Configuration(
-            registry: registry, targets: targets, memoryCache: caches?.memory, diskCache: caches?.disk,
-            storesOriginals: caches?.disk != nil && (configuration.cacheSettings.disk?.storesOriginals ?? false))
+        var settings = ImagePipeline.Configuration(registry: registry, targets: targets, caches: caches)
         settings.maximumActiveProcessing = max(1, jobs)
         return ImagePipeline(configuration: settings)
     }

@@ -91,9 +91,25 @@ struct Listing: Encodable {
         var sharesIdentifierWith: [String]
     }
 
+    struct CacheKindEntry: Encodable {
+        var name: String
+        var summary: String
+        var origin: String
+        var keys: [String]
+    }
+
+    struct Cache: Encodable {
+        var name: String
+        var type: String
+        var definedAt: String
+    }
+
     var config: String
     var filters: [Filter]
     var variants: [Variant]
+    /// The registered cache kinds, and the layers the configuration builds from them.
+    var cacheKinds: [CacheKindEntry]
+    var caches: [Cache]
 
     init(registry: Registry, configuration: Configuration, location: ConfigLocation) {
         config = location.description
@@ -103,6 +119,13 @@ struct Listing: Encodable {
                 name: name, summary: schema.summary, origin: registry.filterOrigins[name] ?? "app",
                 idempotent: schema.isIdempotent, identifierExample: Self.example(schema),
                 arguments: schema.arguments.map(Self.argument))
+        }
+        cacheKinds = registry.cacheKinds.keys.sorted().map { name in
+            let kind = registry.cacheKinds[name]!
+            return CacheKindEntry(name: name, summary: kind.summary, origin: kind.origin, keys: kind.keys + CacheSettings.commonKeys)
+        }
+        caches = configuration.cacheSettings.tables.map {
+            Cache(name: $0.name, type: $0.kind, definedAt: $0.node.location.description)
         }
         let sharing = configuration.variantNamesByIdentifier
         variants = configuration.variants.map { variant in
@@ -162,6 +185,15 @@ struct Listing: Encodable {
             if !v.sharesIdentifierWith.isEmpty {
                 out += "      same output as: \(v.sharesIdentifierWith.joined(separator: ", ")) (one cache entry, one computation)\n"
             }
+        }
+        out += "\nCache kinds ([caches.NAME] type = …)\n"
+        for kind in cacheKinds {
+            out += "  \(kind.name)  — \(kind.summary)  [\(kind.origin)]\n"
+            out += "      keys: \(kind.keys.joined(separator: ", "))\n"
+        }
+        out += "\nCaches (looked up in this order)\n"
+        for cache in caches {
+            out += "  \(cache.name)  type \(cache.type)  (\(cache.definedAt))\n"
         }
         return out
     }

@@ -116,7 +116,7 @@ struct RenderCommand: ParsableCommand {
             let pipeline = CommandRegistry.pipeline(for: configuration, targets: targets, caches: caches, jobs: 1)
             let names = targets.map(\.name)
             rendered = try BlockingWait.run { try await pipeline.images(for: source, variants: names) }.map { response in
-                let cached = response.cacheLayer == .memory || response.cacheLayer == .disk ? response.cacheLayer.rawValue : nil
+                let cached = response.cacheLayer.isCache ? response.cacheLayer.rawValue : nil
                 return (response.variant, response.bytes, response.format, cached)
             }
         } else {

@@ -52,10 +52,10 @@ public struct ImageServer: Sendable {
     /// A fallback response has a short `max-age` and `X-Darkroom-Fallback` giving the error.
     /// - Throws: ``DarkroomError/io(path:detail:)`` when the root is not a folder.
     public init(
-        registry: Registry, configuration: Configuration, caches: RenderCaches?, settings: ImageServerSettings,
+        registry: Registry, configuration: Configuration, caches: CacheLayers, settings: ImageServerSettings,
         customize: (inout ImagePipeline.Configuration) -> Void = { _ in }
     ) throws {
-        var registry = registry
+        var registry = try registry.registeringSources(of: configuration.sourceTables)
         if let root = settings.root { registry.register(source: try FileSource(root: root)) }
         if settings.allowsRemoteSources { registry.register(source: HTTPSource(settings: configuration.httpSourceSettings)) }
         var pipeline = ImagePipeline.Configuration(registry: registry, variants: configuration, caches: caches)

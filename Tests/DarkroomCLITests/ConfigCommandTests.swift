@@ -15,6 +15,30 @@ struct CheckCommandTests {
         #expect(outcome.stdout.isEmpty)
     }
 
+    @Test("a cache or source table of a kind nobody registered is an error naming the known kinds")
+    func unknownKinds() async throws {
+        let folder = try TemporaryDirectory()
+        try Data("""
+            [caches.shared]
+            type = "memcache"
+
+            [caches.local]
+            type = "memory"
+            capacity = "1MB"
+
+            [sources.photos]
+            type = "s4"
+            """.utf8).write(to: folder.url.appendingPathComponent("10-a.toml"))
+        let outcome = try await CommandRunner.run(["check", "--config", folder.url.path])
+        #expect(outcome.status == 1)
+        let lines = outcome.stdout.split(separator: "\n").map(String.init)
+        #expect(lines == [
+            folder.url.path + "/10-a.toml:2: [caches.shared] unknown cache type 'memcache'; known kinds: disk, memory",
+            folder.url.path + "/10-a.toml:9: [sources.photos] unknown source type 's4'; known kinds: http",
+        ], "\(lines)")
+        #expect(outcome.stderr.contains("2 errors"))
+    }
+
     @Test("a broken folder exits 1 with each error on its own file:line")
     func brokenFolder() async throws {
         let folder = try TemporaryDirectory()

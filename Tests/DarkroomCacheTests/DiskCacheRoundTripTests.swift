@@ -72,11 +72,11 @@ struct DiskCacheRoundTripTests {
         #expect(cache.entry(for: key) == nil)
     }
 
-    @Test("as an ImageCache, plain string keys are stored, read, removed and cleared")
+    @Test("as a KeyValueCache, plain string keys are stored, read, removed and cleared")
     func imageCacheConformance() throws {
         let folder = try DiskTestFolder()
         let disk = try DiskCache(directory: folder.path)
-        let cache: any ImageCache<DiskCacheEntry> = disk
+        let cache: any KeyValueCache<DiskCacheEntry> = disk
         let entry = DiskCacheEntry(bytes: [7, 7, 7], format: .gif)
         cache.insert(entry, forKey: "v1|a|b")
         cache.insert(entry, forKey: "other")

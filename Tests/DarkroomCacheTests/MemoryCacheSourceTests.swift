@@ -75,9 +75,9 @@ struct MemoryCacheSourceTests {
         #expect(cache.count == 1)
     }
 
-    @Test("the ImageCache protocol reads, replaces and removes by string key")
+    @Test("the KeyValueCache protocol reads, replaces and removes by string key")
     func imageCacheConformance() throws {
-        func exercise<C: ImageCache>(_ cache: C, _ a: Image, _ b: Image) -> [Image?] where C.Value == Image {
+        func exercise<C: KeyValueCache>(_ cache: C, _ a: Image, _ b: Image) -> [Image?] where C.Value == Image {
             cache.insert(a, forKey: "k")
             let first = cache.value(forKey: "k")
             cache.insert(b, forKey: "k")

@@ -69,8 +69,10 @@ struct CacheSettingsTests {
         let lines = configuration.errors.map(\.description)
         #expect(lines.contains { $0.hasPrefix("50-caches.toml:2: ") && $0.contains("size") }, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("50-caches.toml:3: ") && $0.contains("did you mean 'after-purge'") }, "\(lines)")
-        #expect(lines.contains { $0.hasPrefix("50-caches.toml:5: ") && $0.contains("did you mean 'disk'") }, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("50-caches.toml:9: ") && $0.contains("duration") }, "\(lines)")
+        // A table of a kind the loader does not know is a layer for the registry to check.
+        #expect(configuration.cacheSettings.tables.map(\.name) == ["memory", "disc", "disk"])
+        #expect(configuration.cacheSettings.tables.map(\.kind) == ["memory", "disc", "disk"])
     }
 
     @Test("after-purge above capacity is an error")
@@ -106,5 +108,30 @@ struct CacheSettingsTests {
         #expect(lines.contains { $0.hasPrefix("50-caches.toml:2: ") && $0.contains("limit must be more than 0") }, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("50-caches.toml:3: ") && $0.contains("max-age must be longer than 0") }, "\(lines)")
         #expect(configuration.cacheSettings.disk?.limit == nil && configuration.cacheSettings.disk?.maxAge == nil)
+    }
+
+    @Test("tables are layers in file order; type picks the kind (default: the name); originals and type are read for any kind")
+    func tablesInFileOrder() {
+        let configuration = load("""
+            [caches.shared]
+            type = "memcached"
+            servers = ["127.0.0.1:11211"]
+
+            [caches.local]
+            type = "memory"
+            capacity = "10MB"
+
+            [caches.disk]
+            originals = true
+            """)
+        #expect(configuration.cacheErrors.isEmpty, "\(configuration.cacheErrors)")
+        let tables = configuration.cacheSettings.tables
+        #expect(tables.map(\.name) == ["shared", "local", "disk"])
+        #expect(tables.map(\.kind) == ["memcached", "memory", "disk"])
+        #expect(tables.map(\.storesOriginals) == [false, false, true])
+        #expect(configuration.cacheSettings.memory.capacity == 10 * 1024 * 1024)
+        #expect(configuration.cacheSettings.disk?.storesOriginals == true)
+        let wrongType = load("[caches.x]\ntype = 3\n")
+        #expect(wrongType.cacheErrors.map(\.description) == ["50-caches.toml:2: [caches.x] type must be the name of a cache kind such as \"memory\" or \"disk\""])
     }
 }

@@ -11,7 +11,7 @@ struct FormatNegotiationTests {
     static let browserAccept = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"
 
     /// `response` is the 32×24 `thumb` of gradient.jpg in `format`, varying with `Accept`.
-    func expectThumbnail(_ response: ImageServerResponse, in format: ImageFormat, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectThumbnail(_ response: ImageServerResponse, in format: ImageFormat, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
         #expect(response.status == 200, "\(response.text)", sourceLocation: sourceLocation)
         #expect(response.header("Content-Type") == format.mimeType, sourceLocation: sourceLocation)
         #expect(response.header("Vary") == "Accept", sourceLocation: sourceLocation)

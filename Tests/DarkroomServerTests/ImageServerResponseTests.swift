@@ -41,6 +41,39 @@ struct ImageServerResponseTests {
         #expect(first.header("ETag") == EntityTag(body: first.body).value)
     }
 
+    @Test("X-Darkroom-Cache names the layer that answered by its [caches.NAME] table")
+    func cacheHeaderNamesTheLayer() async throws {
+        let fixture = try ServerFixture()
+        let folder = try TemporaryDirectory()
+        let configuration = ConfigLoader.load(
+            sources: [(name: "server.toml", text: ServerFixture.configurationText + """
+
+                [caches.hot]
+                type = "memory"
+                capacity = "1MB"
+
+                [caches.shared-disk]
+                type = "disk"
+                path = "\(folder.url.path)"
+                """)],
+            filters: Registry.standard.filters)
+        #expect(configuration.errors.isEmpty, "\(configuration.errors)")
+        func server() throws -> ImageServer {
+            let caches = try Registry.standard.cacheLayers(for: configuration.cacheSettings, environment: [:])
+            #expect(caches.layers.map(\.name) == ["hot", "shared-disk"])
+            return try ImageServer(
+                registry: .standard, configuration: configuration, caches: caches,
+                settings: ImageServerSettings(root: fixture.root.url.path))
+        }
+        let first = try server()
+        #expect(await first.get("/thumb/gradient.jpg").header("X-Darkroom-Cache") == "rendered")
+        #expect(await first.get("/thumb/gradient.jpg").header("X-Darkroom-Cache") == "hot")
+        let restarted = try server()
+        let fromDisk = await restarted.get("/thumb/gradient.jpg")
+        #expect(fromDisk.header("X-Darkroom-Cache") == "shared-disk")
+        #expect(await restarted.get("/thumb/gradient.jpg").header("X-Darkroom-Cache") == "hot")
+    }
+
     @Test("If-None-Match with the ETag answers 304 without a body; another tag gets the image")
     func conditionalRequests() async throws {
         let server = try ServerFixture().server()

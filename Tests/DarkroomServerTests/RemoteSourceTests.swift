@@ -68,7 +68,7 @@ struct RemoteSourceTests {
             configuration: DarkroomConfig.ConfigLoader.load(
                 sources: [(name: "strict.toml", text: "[variants.thumb]\nfilters = []\nformat = \"png\"\n")],
                 filters: Registry.standard.filters),
-            caches: nil, settings: ImageServerSettings(root: fixture.root.url.path))
+            caches: .none, settings: ImageServerSettings(root: fixture.root.url.path))
         let refused = await strict.get("/thumb/" + PercentEncoding.encode(upstream.url("/image/gradient.jpg"), keepingSlashes: false))
         #expect(refused.status == 403, "\(refused.text)")
         #expect(refused.text.contains("loopback"))

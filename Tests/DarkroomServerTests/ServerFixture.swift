@@ -58,8 +58,8 @@ struct ServerFixture {
         settings.negotiatesWebP = webP
         settings.negotiatesAVIF = avif
         settings.metrics = metrics
-        let server = try ImageServer(registry: .standard, configuration: configuration, caches: nil, settings: settings) {
-            $0.memoryCache = EncodedImageMemoryCache()
+        let server = try ImageServer(registry: .standard, configuration: configuration, caches: .none, settings: settings) {
+            $0.caches = .memory()
             $0.fallback = fallback
         }
         return TestServer(server: server, fixture: self)

@@ -31,7 +31,7 @@ struct CachingRendererTests {
     func memorySecondTime() throws {
         let folder = try TemporaryDirectory()
         let path = try photoFile(in: folder)
-        let renderer = CachingRenderer(renderer: VariantRenderer(registry: registry), memory: EncodedImageMemoryCache())
+        let renderer = CachingRenderer(renderer: VariantRenderer(registry: registry), caches: .standard(memory: EncodedImageMemoryCache()))
         let first = StageCounters(), second = StageCounters()
         let a = try renderer.render(.file(path), targets: targets(), counters: first)
         let b = try renderer.render(.file(path), targets: targets(), counters: second)
@@ -46,13 +46,9 @@ struct CachingRendererTests {
         let folder = try TemporaryDirectory()
         let cacheFolder = try TemporaryDirectory()
         let path = try photoFile(in: folder)
-        let first = CachingRenderer(
-            renderer: VariantRenderer(registry: registry), memory: EncodedImageMemoryCache(),
-            disk: try DiskCache(directory: cacheFolder.url.path))
+        let first = CachingRenderer(renderer: VariantRenderer(registry: registry), caches: .standard(memory: EncodedImageMemoryCache(), disk: try DiskCache(directory: cacheFolder.url.path)))
         let made = try first.render(.file(path), targets: targets())
-        let restarted = CachingRenderer(
-            renderer: VariantRenderer(registry: registry), memory: EncodedImageMemoryCache(),
-            disk: try DiskCache(directory: cacheFolder.url.path))
+        let restarted = CachingRenderer(renderer: VariantRenderer(registry: registry), caches: .standard(memory: EncodedImageMemoryCache(), disk: try DiskCache(directory: cacheFolder.url.path)))
         let counters = StageCounters()
         let again = try restarted.render(.file(path), targets: targets(), counters: counters)
         #expect(again.map(\.layer) == [.disk, .disk])
@@ -66,7 +62,7 @@ struct CachingRendererTests {
     func editedSource() throws {
         let folder = try TemporaryDirectory()
         let path = try photoFile(in: folder)
-        let renderer = CachingRenderer(renderer: VariantRenderer(registry: registry), memory: EncodedImageMemoryCache())
+        let renderer = CachingRenderer(renderer: VariantRenderer(registry: registry), caches: .standard(memory: EncodedImageMemoryCache()))
         let before = try renderer.render(.file(path), targets: targets())
         Thread.sleep(forTimeInterval: 0.01)
         _ = try photoFile(in: folder, seed: 40)  // same name, new content and size
@@ -84,7 +80,7 @@ struct CachingRendererTests {
         let one = try photoFile(in: folder, name: "one.jpg"), two = try photoFile(in: folder, name: "two.jpg", seed: 8)
         let memory = EncodedImageMemoryCache()
         let disk = try DiskCache(directory: cacheFolder.url.path)
-        let renderer = CachingRenderer(renderer: VariantRenderer(registry: registry), memory: memory, disk: disk)
+        let renderer = CachingRenderer(renderer: VariantRenderer(registry: registry), caches: .standard(memory: memory, disk: disk))
         _ = try renderer.render(.file(one), targets: targets())
         _ = try renderer.render(.file(two), targets: targets())
         let key = SourceReference.absolutePath(one)
@@ -99,7 +95,7 @@ struct CachingRendererTests {
     @Test("memory stays under its capacity while many distinct images are rendered")
     func boundedMemory() throws {
         let memory = EncodedImageMemoryCache(memoryCapacity: 20_000, preferredMemoryUsageAfterPurge: 12_000)
-        let renderer = CachingRenderer(renderer: VariantRenderer(registry: registry), memory: memory)
+        let renderer = CachingRenderer(renderer: VariantRenderer(registry: registry), caches: .standard(memory: memory))
         for seed in 0..<30 {
             let bytes = try registry.encode(Pattern.photo(width: 60 + seed, height: 40), options: EncodeOptions(format: .png))
             _ = try renderer.render(.bytes(bytes, key: "memory:\(seed)"), targets: targets())

@@ -1,37 +1,33 @@
-import DarkroomCache
 import DarkroomCore
 
 // MARK: - CachingRenderer
 
-/// Renders variants through the caches: memory, then disk, then real work — and stores what it
-/// renders in both. Only the variants that miss are rendered, and the source is read only when
+/// Renders variants through the cache layers, then real work — and stores what it renders in
+/// every layer. Only the variants that miss are rendered, and the source is read only when
 /// something misses, so rendering the same variants twice does no decode or filter work.
 ///
-/// Keys are ``CacheKey``s of the source key and the variant identifier plus the source's
-/// fingerprint: an edited file or an edited variant is simply never hit again (and is swept).
+/// Keys are ``CacheKey/rendered(sourceKey:fingerprint:variant:)``'s, the pipeline's rule: an
+/// edited file or an edited variant is simply never hit again (and is swept), and the CLI and
+/// the server share every layer. The calling thread waits while layers that must wait (disk,
+/// network) run on two threads of the renderer's own.
 ///
 /// ```swift
-/// let renderer = CachingRenderer(renderer: VariantRenderer(registry: .standard), memory: memory, disk: disk)
+/// let caches = try registry.cacheLayers(for: configuration.cacheSettings)
+/// let renderer = CachingRenderer(renderer: VariantRenderer(registry: .standard), caches: caches)
 /// let outputs = try renderer.render(try .file("cat.jpg"), targets: targets)
 /// outputs[0].layer  // .rendered the first time, .memory or .disk after
 /// ```
 public struct CachingRenderer: Sendable {
     public var renderer: VariantRenderer
-    /// Encoded outputs in memory (cost = bytes), per process.
-    public var memory: EncodedImageMemoryCache?
-    /// Encoded outputs on disk, shared between processes and restarts.
-    public var disk: DiskCache?
+    public var caches: CacheLayers
 
-    public init(renderer: VariantRenderer, memory: EncodedImageMemoryCache? = nil, disk: DiskCache? = nil) {
+    public init(renderer: VariantRenderer, caches: CacheLayers = .none) {
         self.renderer = renderer
-        self.memory = memory
-        self.disk = disk
+        self.caches = caches
     }
 
-    /// Where an output came from.
-    public enum Layer: String, Sendable {
-        case memory, disk, rendered
-    }
+    /// Where an output came from: a layer's name, or ``ImageResponse/CacheLayer/rendered``.
+    public typealias Layer = ImageResponse.CacheLayer
 
     /// One output, with the layer that produced it.
     public struct Output: Sendable {
@@ -44,7 +40,7 @@ public struct CachingRenderer: Sendable {
 
     /// The cache key of a target's render of a source.
     public static func key(source: SourceReference, target: RenderTarget) -> CacheKey {
-        CacheKey(source: source.key, variant: target.identifier + "@" + source.fingerprint)
+        CacheKey.rendered(sourceKey: source.key, fingerprint: source.fingerprint, variant: target.identifier)
     }
 
     /// Renders every target, from the caches where possible; results are in target order.
@@ -52,34 +48,51 @@ public struct CachingRenderer: Sendable {
         var found: [String: Output] = [:]
         var missing: [RenderTarget] = []
         for target in targets where found[target.identifier] == nil && !missing.contains(where: { $0.identifier == target.identifier }) {
-            let key = Self.key(source: source, target: target)
-            if let hit = memory?.value(for: key) {
+            if let (hit, layer) = try cached(Self.key(source: source, target: target)) {
                 found[target.identifier] = Output(
-                    name: target.name, identifier: target.identifier, bytes: hit.bytes, format: hit.format, layer: .memory)
-            } else if let entry = disk?.entry(for: key), let format = entry.format {
-                let encoded = EncodedImage(bytes: entry.bytes, format: format)
-                memory?.insert(encoded, for: key)
-                found[target.identifier] = Output(
-                    name: target.name, identifier: target.identifier, bytes: entry.bytes, format: format, layer: .disk)
+                    name: target.name, identifier: target.identifier, bytes: hit.bytes, format: hit.format, layer: Layer(layer))
             } else {
                 missing.append(target)
             }
         }
         if !missing.isEmpty {
             let rendered = try renderer.render(source.read(), targets: missing, counters: counters)
+            var stores: [(CachedImage, CacheKey)] = []
             for (target, result) in zip(missing, rendered) {
-                let key = Self.key(source: source, target: target)
-                memory?.insert(EncodedImage(bytes: result.bytes, format: result.format), for: key)
-                // A failed store is only a lost cache entry, never a failed render.
-                try? disk?.store(DiskCacheEntry(bytes: result.bytes, format: result.format), for: key)
+                stores.append((CachedImage(bytes: result.bytes, format: result.format), Self.key(source: source, target: target)))
                 found[target.identifier] = Output(
                     name: target.name, identifier: target.identifier, bytes: result.bytes, format: result.format, layer: .rendered)
             }
+            store(stores)
         }
         return targets.map { target in
             var output = found[target.identifier]!
             output.name = target.name
             return output
+        }
+    }
+
+    // MARK: - Layers
+
+    /// The threads that run the layers that must wait: the caller may be on a cooperative
+    /// thread (a test, an app's task), which it blocks, so the work must not need that pool.
+    private static let layerThreads = PoolTaskExecutor(pool: ThreadPool(name: "darkroom.cache", count: 2))
+
+    /// The immediate layers on this thread, then the others run to completion.
+    private func cached(_ key: CacheKey) throws -> (CachedImage, layer: String)? {
+        guard !caches.isEmpty else { return nil }
+        if let hit = caches.immediateValue(for: key) { return hit }
+        guard caches.layers.contains(where: { !$0.cache.answersImmediately }) else { return nil }
+        let caches = caches
+        return try BlockingWait.run(on: Self.layerThreads) { await caches.value(for: key, skippingImmediate: true) }
+    }
+
+    /// Stores every render in every layer; a failed store only loses a cache entry.
+    private func store(_ renders: [(CachedImage, CacheKey)]) {
+        guard !caches.isEmpty else { return }
+        let caches = caches
+        _ = try? BlockingWait.run(on: Self.layerThreads) {
+            for (image, key) in renders { await caches.store(image, for: key) }
         }
     }
 }

@@ -191,7 +191,7 @@ public struct Batch: Sendable {
         }
         let responses = try await pipeline.images(for: input.path, variants: targets.map(\.name))
         let written = try write(responses.map { ($0.variant, $0.bytes, $0.format) }, for: input)
-        return (written, responses.filter { $0.cacheLayer == .memory || $0.cacheLayer == .disk }.count)
+        return (written, responses.filter { $0.cacheLayer.isCache }.count)
     }
 
     /// Writes `OUT/<variant>/<stem>.<ext>` for each output.

@@ -1,4 +1,3 @@
-import DarkroomCache
 import DarkroomCore
 import CoreMetrics
 
@@ -7,9 +6,10 @@ import CoreMetrics
 /// Fetches, decodes, filters, encodes and caches images for an app, asynchronously: the
 /// server-side counterpart of Nuke's `ImagePipeline` or AlamofireImage's `ImageDownloader`.
 ///
-/// - **Caches first.** The memory cache of encoded variants is checked on the caller's thread
-///   before any work (a hit costs a lookup, no task); then the disk cache; then the work, whose
-///   result is stored in both.
+/// - **Caches first.** The cache layers (``CacheLayers``, `[caches.*]` in file order) are
+///   asked in order: the memory layers on the caller's thread before any work (a hit costs a
+///   lookup, no task), the others by the render job; then the work, whose result is stored in
+///   every layer. ``ImageResponse/cacheLayer`` names the layer that answered.
 /// - **Work is shared by stage.** Requests for one source share one fetch; renders whose chains
 ///   need the same shrink-on-load scale share one decode; chains sharing a prefix (`[aspect-fill, circle]` and
 ///   `[aspect-fill, rounded-corners]`) share its computation; equal targets share one encode.
@@ -27,16 +27,19 @@ import CoreMetrics
 /// let dog = try await task.response
 /// ```
 ///
-/// Render cache keys are ``CachingRenderer``'s: the source key, the target identifier and `@`
-/// the source's fingerprint. Sources without a fingerprint (HTTP) are keyed without one, so
-/// their renders are reused until the caches evict or expire them.
+/// Render cache keys are ``CacheKey/rendered(sourceKey:fingerprint:variant:)``'s, as the
+/// CLI's: the source key, the target identifier and `@` the source's fingerprint. Sources
+/// without a fingerprint (HTTP) are keyed without one, so their renders are reused until the
+/// layers evict or expire them.
 public final class ImagePipeline: Sendable {
     public let configuration: Configuration
     let core: PipelineCore
     private let targets: [String: PreparedTarget]
+    private let hasImmediateLayer: Bool
 
     public init(configuration: Configuration) {
         self.configuration = configuration
+        self.hasImmediateLayer = configuration.caches.hasImmediateLayer
         self.core = PipelineCore(configuration: configuration)
         self.targets = configuration.variants.mapValues(PreparedTarget.init)
     }
@@ -50,14 +53,7 @@ public final class ImagePipeline: Sendable {
         let target = try prepared(named: variant)
         if let source = try? resolve(location) {
             let key = target.cacheKey(for: source)
-            if let memory = configuration.memoryCache {
-                if let hit = memory.value(for: key) {
-                    core.metrics.memoryHits.increment()
-                    return ImageResponse(
-                        location: location, variant: variant, bytes: hit.bytes, format: hit.format, cacheLayer: .memory)
-                }
-                core.metrics.memoryMisses.increment()
-            }
+            if let hit = immediateHit(key, location: location, variant: variant) { return hit }
             let spec = RenderSpec(
                 source: source,
                 output: .variant(target, cacheKey: key))
@@ -85,12 +81,9 @@ public final class ImagePipeline: Sendable {
         var responses = [ImageResponse?](repeating: nil, count: variants.count)
         var missing: [Int] = []
         for (index, target) in prepared.enumerated() {
-            if let hit = configuration.memoryCache?.value(for: target.cacheKey(for: source)) {
-                core.metrics.memoryHits.increment()
-                responses[index] = ImageResponse(
-                    location: location, variant: variants[index], bytes: hit.bytes, format: hit.format, cacheLayer: .memory)
+            if let hit = immediateHit(target.cacheKey(for: source), location: location, variant: variants[index]) {
+                responses[index] = hit
             } else {
-                if configuration.memoryCache != nil { core.metrics.memoryMisses.increment() }
                 missing.append(index)
             }
         }
@@ -132,12 +125,8 @@ public final class ImagePipeline: Sendable {
             spec = RenderSpec(source: source, output: output.keyed(for: source))
             fallbackError = nil
             if !request.wantsImage, case let .variant(_, key) = spec.output,
-                let hit = configuration.memoryCache?.value(for: key)
+                let response = immediateHit(key, location: request.location, variant: request.variantName)
             {
-                core.metrics.memoryHits.increment()
-                let response = ImageResponse(
-                    location: request.location, variant: request.variantName, bytes: hit.bytes, format: hit.format,
-                    cacheLayer: .memory)
                 core.lock.run { effects in task.complete(.success(response), &effects) }
                 return task
             }
@@ -153,12 +142,25 @@ public final class ImagePipeline: Sendable {
         return task
     }
 
-    /// The memory cache's copy of a variant, looked up synchronously; `nil` on a miss.
+    /// The memory layers' copy of a variant, looked up synchronously; `nil` on a miss.
     public func cachedImage(for location: String, variant: String) -> ImageResponse? {
         guard let target = try? prepared(named: variant), let source = try? resolve(location),
-            let hit = configuration.memoryCache?.value(for: target.cacheKey(for: source))
+            let (hit, layer) = configuration.caches.immediateValue(for: target.cacheKey(for: source))
         else { return nil }
-        return ImageResponse(location: location, variant: variant, bytes: hit.bytes, format: hit.format, cacheLayer: .memory)
+        return ImageResponse(
+            location: location, variant: variant, bytes: hit.bytes, format: hit.format, cacheLayer: .init(layer))
+    }
+
+    /// The immediate layers' copy (memory), counted as a memory hit or miss; `nil` on a miss
+    /// and when no layer answers immediately.
+    private func immediateHit(_ key: CacheKey, location: String, variant: String) -> ImageResponse? {
+        guard hasImmediateLayer else { return nil }
+        guard let (hit, layer) = configuration.caches.immediateValue(for: key) else {
+            core.metrics.memoryMisses.increment()
+            return nil
+        }
+        core.metrics.memoryHits.increment()
+        return ImageResponse(location: location, variant: variant, bytes: hit.bytes, format: hit.format, cacheLayer: .init(layer))
     }
 
     // MARK: - Resolving

@@ -1,4 +1,3 @@
-import DarkroomCache
 import DarkroomConfig
 import DarkroomCore
 import FoundationEssentials
@@ -19,6 +18,7 @@ extension ImagePipeline {
     /// Everything an ``ImagePipeline`` works with.
     ///
     /// ```swift
+    /// let caches = try registry.cacheLayers(for: config.cacheSettings)   // [caches.*], in file order
     /// var configuration = ImagePipeline.Configuration(registry: registry, variants: config, caches: caches)
     /// configuration.maximumActiveDownloads = 8
     /// configuration.queueOrder = .lifo
@@ -30,13 +30,12 @@ extension ImagePipeline {
         public var registry: Registry
         /// The variants requests name, by name.
         public var variants: [String: RenderTarget]
-        /// Encoded variants in memory; checked synchronously on the caller's thread first.
-        public var memoryCache: EncodedImageMemoryCache?
-        /// Encoded variants (and, with ``storesOriginals``, fetched originals) on disk.
-        public var diskCache: DiskCache?
-        /// Keep fetched originals of sources without a fingerprint (remote ones) in the disk
-        /// cache with their HTTP metadata, reuse them while fresh and revalidate them after.
-        public var storesOriginals: Bool
+        /// The cache layers, in lookup order. The leading layers that answer immediately
+        /// (memory) are asked on the caller's thread before any work; the rest by the render
+        /// job. The layer with ``CacheLayer/storesOriginals`` also keeps fetched originals of
+        /// sources without a fingerprint (remote ones) with their HTTP metadata, reused while
+        /// fresh and revalidated after.
+        public var caches: CacheLayers
         /// Loads running at once (default 4; at most 256 threads serve them).
         public var maximumActiveDownloads: Int
         /// Decodes, filters and encodes running at once (default: the active processor count;
@@ -63,16 +62,12 @@ extension ImagePipeline {
         /// Counts decodes, filter runs and encodes (for tests and diagnostics).
         public var counters: StageCounters?
 
-        /// A configuration over explicit targets and caches.
-        public init(
-            registry: Registry, targets: [RenderTarget] = [], memoryCache: EncodedImageMemoryCache? = EncodedImageMemoryCache(),
-            diskCache: DiskCache? = nil, storesOriginals: Bool = false
-        ) {
+        /// A configuration over explicit targets and caches (by default one memory layer of
+        /// 100 MB, ``CacheLayers/memory()``).
+        public init(registry: Registry, targets: [RenderTarget] = [], caches: CacheLayers = .memory()) {
             self.registry = registry
             self.variants = Dictionary(targets.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
-            self.memoryCache = memoryCache
-            self.diskCache = diskCache
-            self.storesOriginals = storesOriginals
+            self.caches = caches
             self.maximumActiveDownloads = 4
             self.maximumActiveProcessing = ProcessInfo.processInfo.activeProcessorCount
             self.decodeMemoryBudget = 256 * 1024 * 1024
@@ -86,13 +81,10 @@ extension ImagePipeline {
             self.counters = nil
         }
 
-        /// A configuration over a `filters.d/` configuration's variants and the caches it asks
-        /// for (``RenderCaches``), storing originals when `[caches.disk] stores-originals` says so.
-        public init(registry: Registry, variants: DarkroomConfig.Configuration, caches: RenderCaches?) {
-            self.init(
-                registry: registry, targets: variants.variants.map(RenderTarget.init(variant:)),
-                memoryCache: caches?.memory, diskCache: caches?.disk,
-                storesOriginals: variants.cacheSettings.disk?.storesOriginals ?? false)
+        /// A configuration over a `filters.d/` configuration's variants and cache layers
+        /// (``Registry/cacheLayers(for:environment:)`` builds them from its `[caches.*]`).
+        public init(registry: Registry, variants: DarkroomConfig.Configuration, caches: CacheLayers) {
+            self.init(registry: registry, targets: variants.variants.map(RenderTarget.init(variant:)), caches: caches)
         }
     }
 }

@@ -8,20 +8,37 @@ import DarkroomCore
 /// ```swift
 /// let response = try await pipeline.image(for: "photos/cat.jpg", variant: "avatar")
 /// response.format       // .png
-/// response.cacheLayer   // .rendered the first time, .memory after
+/// response.cacheLayer   // .rendered the first time, .memory (the layer's name) after
 /// if response.isFallback { log(response.fallbackError!) }
 /// ```
 public struct ImageResponse: Sendable {
-    /// Where the bytes came from.
-    public enum CacheLayer: String, Sendable, Hashable {
-        /// The in-process memory cache of encoded variants.
-        case memory
-        /// The disk cache (a stored render, or for ``ImageRequest/Variant/original`` a stored original).
-        case disk
-        /// Rendered now: fetched (or taken from the originals cache), decoded, filtered, encoded.
-        case rendered
+    /// Where the bytes came from: a cache layer's name (its `[caches.NAME]` table), or
+    /// ``rendered`` or ``source``.
+    public struct CacheLayer: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        public var rawValue: String
+
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        public init(_ name: String) {
+            self.rawValue = name
+        }
+
+        /// The standard in-process memory layer (`[caches.memory]`).
+        public static let memory = CacheLayer("memory")
+        /// The standard disk layer (`[caches.disk]`: a stored render, or for
+        /// ``ImageRequest/Variant/original`` a stored original).
+        public static let disk = CacheLayer("disk")
+        /// Rendered now: fetched (or taken from the originals layer), decoded, filtered, encoded.
+        public static let rendered = CacheLayer("rendered")
         /// The source's own bytes, loaded now (``ImageRequest/Variant/original``).
-        case source
+        public static let source = CacheLayer("source")
+
+        /// Whether a cache layer answered (not rendered or loaded now).
+        public var isCache: Bool { self != .rendered && self != .source }
+
+        public var description: String { rawValue }
     }
 
     public var location: String

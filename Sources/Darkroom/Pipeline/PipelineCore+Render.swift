@@ -1,4 +1,3 @@
-import DarkroomCache
 import DarkroomCore
 import Logging
 
@@ -13,10 +12,10 @@ extension PipelineCore {
                 return try await withSession(spec.source, as: job) { _, fetched in
                     RenderOutcome(
                         bytes: fetched.data.bytes, format: fetched.header.format, image: nil,
-                        layer: fetched.fromCache ? .disk : .source)
+                        layer: fetched.fromCache.map { ImageResponse.CacheLayer($0) } ?? .source)
                 }
             case let .variant(target, cacheKey):
-                if let hit = try await cached(cacheKey) { return hit }
+                if let hit = await cached(cacheKey) { return hit }
                 return try await rendered(spec.source, target: target, cacheKey: cacheKey, as: job)
             }
         } catch {
@@ -30,20 +29,24 @@ extension PipelineCore {
         }
     }
 
-    /// The memory cache (filled since the caller looked), then the disk cache.
-    private func cached(_ key: CacheKey) async throws -> RenderOutcome? {
-        if let hit = configuration.memoryCache?.value(for: key) {
-            return RenderOutcome(bytes: hit.bytes, format: hit.format, image: nil, layer: .memory)
+    /// The layers: the immediate ones again (filled since the caller looked), then the others
+    /// from the I/O threads (a layer may block on a file read). A layer's failure is a miss.
+    private func cached(_ key: CacheKey) async -> RenderOutcome? {
+        let caches = configuration.caches
+        guard !caches.isEmpty else { return nil }
+        if let (hit, layer) = caches.immediateValue(for: key) {
+            return RenderOutcome(bytes: hit.bytes, format: hit.format, image: nil, layer: .init(layer))
         }
-        guard let disk = configuration.diskCache else { return nil }
-        let entry = try await threads.blockingIO { disk.entry(for: key) }
-        guard let entry, let format = entry.format else {
-            metrics.lookup("disk", "miss")
-            return nil
+        let found = await withTaskExecutorPreference(threads.io) {
+            await caches.value(for: key, skippingImmediate: true) { layer, outcome in
+                self.metrics.lookup(layer, outcome.label)
+                if case let .failed(error) = outcome {
+                    self.logger.warning("cache layer failed: \(error)", metadata: ["layer": .string(layer), "key": .string(key.string)])
+                }
+            }
         }
-        metrics.lookup("disk", "hit")
-        configuration.memoryCache?.insert(EncodedImage(bytes: entry.bytes, format: format), for: key)
-        return RenderOutcome(bytes: entry.bytes, format: format, image: nil, layer: .disk)
+        guard let (hit, layer) = found else { return nil }
+        return RenderOutcome(bytes: hit.bytes, format: hit.format, image: nil, layer: .init(layer))
     }
 
     private func rendered(
@@ -65,14 +68,14 @@ extension PipelineCore {
             return (encoded, fetched.data.noStore)
         }
         // Renders of bytes the source forbids keeping are not kept either.
-        if !noStore {
-            let value = EncodedImage(bytes: encoded.bytes, format: encoded.format)
-            configuration.memoryCache?.insert(value, for: cacheKey)
-            if let disk = configuration.diskCache {
-                // A failed store only loses a cache entry, never the render.
-                try? await threads.blockingIO {
-                    try disk.store(DiskCacheEntry(bytes: encoded.bytes, format: encoded.format), for: cacheKey)
-                }
+        if !noStore, !configuration.caches.isEmpty {
+            let caches = configuration.caches
+            let value = CachedImage(bytes: encoded.bytes, format: encoded.format)
+            // A failed store only loses a cache entry, never the render.
+            let failures = await withTaskExecutorPreference(threads.io) { await caches.store(value, for: cacheKey) }
+            for (layer, error) in failures {
+                metrics.lookup(layer, "error")
+                logger.warning("cache layer failed to store: \(error)", metadata: ["layer": .string(layer)])
             }
         }
         logger.debug("rendered", metadata: metadata(source, .render, variant: target.target.name))

@@ -117,7 +117,7 @@ extension PipelineCore {
             let (data, probed, fromCache) = try await metrics.time(.fetch) {
                 try await withTaskExecutorPreference(threads.io) { try await self.loadOriginal(source) }
             }
-            if !fromCache {
+            if fromCache == nil {
                 metrics.downloads.increment()
                 metrics.downloadBytes.increment(by: Int64(data.bytes.count))
             }

@@ -1,4 +1,3 @@
-import DarkroomCache
 import DarkroomCore
 import Logging
 import Metrics
@@ -35,7 +34,9 @@ final class PipelineCore: @unchecked Sendable {
             processingThreads: min(Self.maximumThreads, max(1, configuration.maximumActiveProcessing)),
             ioThreads: min(Self.maximumThreads, max(1, configuration.maximumActiveDownloads)) + 2)
         metrics = PipelineMetrics(
-            prefix: configuration.metricsPrefix, factory: configuration.metricsFactory ?? MetricsSystem.factory)
+            prefix: configuration.metricsPrefix, factory: configuration.metricsFactory ?? MetricsSystem.factory,
+            layers: configuration.caches.layers.map(\.name),
+            immediateLayer: configuration.caches.layers.first(where: { $0.cache.answersImmediately })?.name ?? "memory")
         logger = configuration.logger
         downloads = WorkQueue(
             name: "downloads", maximumActive: configuration.maximumActiveDownloads, memoryBudget: nil,

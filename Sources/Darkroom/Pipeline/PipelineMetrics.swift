@@ -30,20 +30,21 @@ struct PipelineMetrics: Sendable {
 
     static let stages: [PipelineStage] = [.render, .fetch, .decode, .filter, .encode]
 
-    init(prefix: String, factory: any MetricsFactory) {
+    /// `layers` are the cache layers' names: lookups are counted per layer and result.
+    init(prefix: String, factory: any MetricsFactory, layers: [String] = ["memory", "disk"], immediateLayer: String = "memory") {
         func label(_ name: String) -> String { prefix.isEmpty ? name : prefix + "_" + name }
         downloads = Counter(label: label("downloads_total"), factory: factory)
         downloadBytes = Counter(label: label("download_bytes_total"), factory: factory)
         var lookups: [String: Counter] = [:]
-        for layer in ["memory", "disk", "originals"] {
-            for result in ["hit", "miss", "revalidated"] where result != "revalidated" || layer == "originals" {
+        for layer in Set(layers + [immediateLayer, "originals"]) {
+            for result in ["hit", "miss", "error", "revalidated"] where result != "revalidated" || layer == "originals" {
                 lookups[layer + "/" + result] = Counter(
                     label: label("cache_lookups_total"), dimensions: [("layer", layer), ("result", result)], factory: factory)
             }
         }
         self.lookups = lookups
-        memoryHits = lookups["memory/hit"]!
-        memoryMisses = lookups["memory/miss"]!
+        memoryHits = lookups[immediateLayer + "/hit"]!
+        memoryMisses = lookups[immediateLayer + "/miss"]!
         var coalesced: [PipelineStage: Counter] = [:]
         var durations: [PipelineStage: Timer] = [:]
         var failures: [PipelineStage: Counter] = [:]
@@ -62,7 +63,8 @@ struct PipelineMetrics: Sendable {
         processingQueueDepth = Gauge(label: label("queue_depth"), dimensions: [("queue", "processing")], factory: factory)
     }
 
-    /// Counts one cache lookup; `layer` is memory/disk/originals, `result` hit/miss/revalidated.
+    /// Counts one cache lookup; `layer` is a layer's name or `originals`, `result`
+    /// hit/miss/error/revalidated.
     func lookup(_ layer: String, _ result: String) {
         lookups[layer + "/" + result]?.increment()
     }

@@ -27,10 +27,9 @@ struct PreparedTarget: Sendable {
         self.identifier = target.identifier
     }
 
-    /// The render cache key: compatible with ``CachingRenderer/key(source:target:)`` — the
-    /// fingerprint after `@` — and without a fingerprint for sources that have none.
+    /// The render cache key (the one rule, ``CacheKey/rendered(sourceKey:fingerprint:variant:)``).
     func cacheKey(for source: ResolvedSource) -> CacheKey {
-        CacheKey(source: source.key, variant: source.fingerprint.map { identifier + "@" + $0 } ?? identifier)
+        CacheKey.rendered(sourceKey: source.key, fingerprint: source.fingerprint, variant: identifier)
     }
 }
 
@@ -65,8 +64,8 @@ struct RenderSpec: Sendable {
 struct FetchedSource: Sendable {
     let data: SourceData
     let header: ImageHeader
-    /// Served from the originals cache without a transfer.
-    let fromCache: Bool
+    /// The originals layer's name when served from it without a transfer.
+    let fromCache: String?
 }
 
 /// An encoded render and the pixels it was encoded from.

@@ -1,5 +1,6 @@
 import DarkroomBMP
 import DarkroomCore
+import DarkroomCurl
 import DarkroomFilters
 import DarkroomGD
 import DarkroomJPEG
@@ -29,8 +30,26 @@ extension Registry {
         var registry = Registry()
         registry.registerStandardCodecs()
         registry.registerStandardFilters()
+        registry.registerStandardCacheKinds()
         return registry
     }()
+
+
+    /// ``standard`` serving files under `fileRoot` and, unless `http` is `nil`, http(s) URLs
+    /// with those settings: what an app embedding the pipeline usually wants.
+    ///
+    /// ```swift
+    /// let registry = try Registry.standard(fileRoot: "/srv/images")
+    /// let pipeline = ImagePipeline(configuration: .init(registry: registry, targets: targets))
+    /// let avatar = try await pipeline.image(for: "cats/tom.jpg", variant: "avatar")
+    /// ```
+    /// - Throws: ``DarkroomError/io(path:detail:)`` when `fileRoot` is not a folder.
+    public static func standard(fileRoot: String, http: HTTPSourceSettings? = HTTPSourceSettings()) throws -> Registry {
+        var registry = standard
+        registry.register(source: try FileSource(root: fileRoot))
+        if let http { registry.register(source: HTTPSource(settings: http)) }
+        return registry
+    }
 
     /// The standard codecs only (what the overlay filter decodes its image with).
     public static let standardCodecs: Registry = {

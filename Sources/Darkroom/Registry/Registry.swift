@@ -3,7 +3,7 @@ import DarkroomCore
 // MARK: - Registry
 
 /// The one place components are wired together: ordered lists of decoders and encoders
-/// (and, as Darkroom grows, sources, filters and caches), asked in order; the first
+/// and sources, asked in order, filters by name and cache kinds by name; the first
 /// component that accepts a job does it, and any component may decline.
 ///
 /// Build it once, then keep it in a `let`: the value is immutable and `Sendable`, so
@@ -25,9 +25,12 @@ public struct Registry: Sendable {
     /// Who registered each filter name last (a module or app name), for `darkroom list`.
     public private(set) var filterOrigins: [String: String] = [:]
     /// Sources in the order they are asked.
-    public private(set) var sources: [any ImageSource] = []
-    /// Caches by name (`"memory"`, `"disk"`, …); a later registration of a name replaces it.
-    public private(set) var caches: [String: any ImageCache] = [:]
+    public internal(set) var sources: [any ImageSource] = []
+    /// Cache kinds by name (`"memory"`, `"disk"`, `"memcached"`, …): what a `[caches.NAME]`
+    /// table's `type` may name. A later registration of a name replaces the earlier one.
+    public internal(set) var cacheKinds: [String: CacheKind] = [:]
+    /// Source kinds by name (`"s3"`, …): what a `[sources.NAME]` table's `type` may name.
+    public internal(set) var sourceKinds: [String: SourceKind] = [:]
 
     /// An empty registry.
     public init() {}
@@ -47,20 +50,6 @@ public struct Registry: Sendable {
     /// Appends a source; sources registered earlier are asked first.
     public mutating func register(source: any ImageSource) {
         sources.append(source)
-    }
-
-    /// Registers a cache under a name, replacing any earlier cache of that name.
-    ///
-    /// ```swift
-    /// registry.register(cache: AutoPurgingImageCache(), named: "memory")
-    /// ```
-    public mutating func register(cache: any ImageCache, named name: String) {
-        caches[name] = cache
-    }
-
-    /// The cache registered under `name`, if it has type `T`.
-    public func cache<T: ImageCache>(named name: String, as type: T.Type = T.self) -> T? {
-        caches[name] as? T
     }
 
     /// Registers a filter declaration under its name, replacing any earlier one of that name.

@@ -1,30 +1,36 @@
 import DarkroomCore
+import FoundationEssentials
 
-// MARK: - ImageCache (plain string keys)
+// MARK: - ImageCache
 
-/// ``DiskCache`` as an ``ImageCache`` of encoded entries under opaque string keys.
-///
-/// The keys are hashed, never parsed, and live in one group of their own (their source is
-/// unknown), so ``DiskCache/removeAll(forSource:salt:)`` cannot reach them; everything else —
-/// verification, LRU, limits, statistics — is the same as for ``CacheKey``s. Prefer the
-/// ``CacheKey`` API when the source is known.
+/// ``DiskCache`` as a cache layer (`[caches.disk]`, or any table with `type = "disk"`). Its
+/// methods block on file I/O for as long as a read or an atomic write takes; the engine
+/// calls them from its I/O threads.
 ///
 /// ```swift
-/// let cache: any ImageCache<DiskCacheEntry> = try DiskCache(directory: folder)
-/// cache.insert(DiskCacheEntry(bytes: png, format: .png), forKey: "thumb/42")
-/// cache.value(forKey: "thumb/42")?.format // .png
+/// let layer: any ImageCache = try DiskCache(directory: "/var/cache/darkroom")
+/// try await layer.store(CachedImage(bytes: png, format: .png), for: key)
 /// ```
 extension DiskCache: ImageCache {
-    public func value(forKey key: String) -> DiskCacheEntry? {
-        lookUp(DiskCacheAddress(opaqueKey: key))
+    /// The entry for `key` as a ``CachedImage``; an entry of unknown format is a miss.
+    public func value(for key: CacheKey) -> CachedImage? {
+        guard let entry = entry(for: key), let format = entry.format else { return nil }
+        return CachedImage(
+            bytes: entry.bytes, format: format, contentType: entry.contentType, etag: entry.etag,
+            lastModified: entry.lastModified, maxAge: entry.maxAge, storedAt: entry.created.timeIntervalSince1970)
     }
 
-    /// Stores `value`; a failure to store is not reported (see ``DiskCache/store(_:for:)``).
-    public func insert(_ value: DiskCacheEntry, forKey key: String) {
-        try? write(value, at: DiskCacheAddress(opaqueKey: key))
+    /// Stores `image` (a render or an original with its metadata).
+    /// - Throws: ``DarkroomError/io(path:detail:)`` when the entry cannot be written.
+    public func store(_ image: CachedImage, for key: CacheKey) throws {
+        let entry = DiskCacheEntry(
+            bytes: image.bytes, format: image.format, contentType: image.contentType, etag: image.etag,
+            lastModified: image.lastModified, maxAge: image.maxAge,
+            created: image.storedAt.map { Date(timeIntervalSince1970: $0) } ?? Date())
+        try store(entry, for: key)
     }
 
-    public func removeValue(forKey key: String) {
-        removeEntry(at: DiskCacheAddress(opaqueKey: key))
+    public func removeValue(for key: CacheKey) {
+        _ = remove(key)
     }
 }

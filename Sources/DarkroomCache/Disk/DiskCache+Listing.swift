@@ -1,3 +1,4 @@
+import DarkroomCore
 // MARK: - Listing sources
 
 extension DiskCache {

@@ -1,3 +1,4 @@
+import DarkroomCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -18,7 +19,13 @@ extension DiskCache {
     /// cache.removeAll(forSource: "/photos/cat.jpg") // 7
     /// ```
     @discardableResult
-    public func removeAll(forSource source: String, salt: Int = CacheKey.currentSalt) -> Int {
+    public func removeAll(forSource source: String) -> Int {
+        removeAll(forSource: source, salt: CacheKey.currentSalt)
+    }
+
+    /// ``removeAll(forSource:)`` for the keys of another salt (renders of an older Darkroom).
+    @discardableResult
+    public func removeAll(forSource source: String, salt: Int) -> Int {
         let digest = CacheKey.original(source: source, salt: salt).sourceDigest
         let removal = purge(layout.groupFolder(digest: digest))
         adjustEstimate(entries: -removal.entries, bytes: -removal.entryBytes)

@@ -73,9 +73,9 @@ import Darwin
 /// Counters: hits and misses accumulate in memory and are added to `stats` under `flock`
 /// every 32 lookups, on ``flush()``, on ``statistics`` and when the cache is deinitialised.
 ///
-/// ## Plain string keys (``ImageCache``)
+/// ## Plain string keys (``KeyValueCache``)
 /// The primary API takes ``CacheKey`` because the layout needs the source, and
-/// ``CacheKey/string`` cannot be split back (a source may contain `|`). The ``ImageCache``
+/// ``CacheKey/string`` cannot be split back (a source may contain `|`). The ``KeyValueCache``
 /// conformance takes opaque strings, as that protocol promises, hashes them and keeps them in
 /// one group of their own: ``removeAll()``, ``removeValue(forKey:)`` and ``sweep()`` reach
 /// them, ``removeAll(forSource:salt:)`` does not.

@@ -1,3 +1,4 @@
+import DarkroomCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -26,12 +27,12 @@ struct DiskCacheAddress: Sendable, Hashable {
         keyText = key.string
     }
 
-    /// The group holding the entries stored through ``ImageCache`` with plain string keys,
+    /// The group holding the entries stored through ``KeyValueCache`` with plain string keys,
     /// whose source is unknown. Its text cannot equal a source group's text, which always
     /// starts with `v<salt>|`.
     static let opaqueGroupText = "opaque string keys"
 
-    /// A plain string key (see ``DiskCache`` on ``ImageCache``): never interpreted, only hashed.
+    /// A plain string key (see ``DiskCache`` on ``KeyValueCache``): never interpreted, only hashed.
     init(opaqueKey: String) {
         groupText = DiskCacheAddress.opaqueGroupText
         groupDigest = CacheKey.sha256Hex(groupText)

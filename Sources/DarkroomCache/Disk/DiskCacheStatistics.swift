@@ -67,7 +67,7 @@ public struct DiskCacheSourceSummary: Sendable, Equatable {
     /// The group folder's name: ``CacheKey/sourceDigest``.
     public var sourceDigest: String
     /// The source key, or `nil` for the group of plain string keys (stored through
-    /// ``ImageCache``) or when the group's `source` file is missing.
+    /// ``KeyValueCache``) or when the group's `source` file is missing.
     public var source: String?
     /// The salt the entries were stored with, when ``source`` is known.
     public var salt: Int?

@@ -19,7 +19,7 @@ import Synchronization
 ///   ``removeImages(forSource:)`` drops every variant of one source in time proportional to
 ///   their number. An entry's source is the `source:` argument of
 ///   ``add(_:withIdentifier:source:)``, the `source` of ``add(_:for:withIdentifier:)``, or
-///   ``CacheKey/source`` for ``add(_:forKey:)``. Entries stored through ``ImageCache``'s
+///   ``CacheKey/source`` for ``add(_:forKey:)``. Entries stored through ``KeyValueCache``'s
 ///   ``insert(_:forKey:)`` have no source.
 /// - **Threads.** Every method may be called from any thread; one `Mutex` guards the state,
 ///   and every operation under it is O(1) except removing a source's entries (O(entries
@@ -32,7 +32,7 @@ import Synchronization
 /// cache.image(for: "/photos/cat.jpg", withIdentifier: "thumb-256")   // thumbnail
 /// cache.removeImages(forSource: "/photos/cat.jpg")                    // 1: every variant of the source
 /// ```
-public final class AutoPurgingImageCache: ImageCache, Sendable {
+public final class AutoPurgingImageCache: KeyValueCache, Sendable {
     public typealias Value = Image
 
     /// The most bytes of pixels the cache holds after any insert.
@@ -172,18 +172,18 @@ public final class AutoPurgingImageCache: ImageCache, Sendable {
         removeAllImages()
     }
 
-    // MARK: - ImageCache
+    // MARK: - KeyValueCache
 
-    /// ``image(withIdentifier:)`` under the ``ImageCache`` name.
+    /// ``image(withIdentifier:)`` under the ``KeyValueCache`` name.
     public func value(forKey key: String) -> Image? { image(withIdentifier: key) }
 
-    /// ``add(_:withIdentifier:source:)`` with no source, under the ``ImageCache`` name.
+    /// ``add(_:withIdentifier:source:)`` with no source, under the ``KeyValueCache`` name.
     public func insert(_ value: Image, forKey key: String) { add(value, withIdentifier: key) }
 
-    /// ``removeImage(withIdentifier:)`` under the ``ImageCache`` name.
+    /// ``removeImage(withIdentifier:)`` under the ``KeyValueCache`` name.
     public func removeValue(forKey key: String) { removeImage(withIdentifier: key) }
 
-    /// ``removeAllImages()`` under the ``ImageCache`` name.
+    /// ``removeAllImages()`` under the ``KeyValueCache`` name.
     public func removeAll() { removeAllImages() }
 
     // MARK: - Internals for tests

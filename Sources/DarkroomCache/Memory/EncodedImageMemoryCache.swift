@@ -3,16 +3,9 @@ import Synchronization
 
 // MARK: - EncodedImage
 
-/// Encoded image bytes and their format: what is served over HTTP or written to a file.
-public struct EncodedImage: Sendable, Hashable {
-    public var bytes: [UInt8]
-    public var format: ImageFormat
-
-    public init(bytes: [UInt8], format: ImageFormat) {
-        self.bytes = bytes
-        self.format = format
-    }
-}
+/// Encoded image bytes and their format: what is served over HTTP or written to a file (the
+/// name this module used before cache layers shared ``CachedImage``).
+public typealias EncodedImage = CachedImage
 
 // MARK: - EncodedImageMemoryCache
 
@@ -26,7 +19,7 @@ public struct EncodedImage: Sendable, Hashable {
 /// memory.insert(EncodedImage(bytes: jpeg, format: .jpeg), for: key)
 /// memory.value(for: key)?.format // .jpeg
 /// ```
-public final class EncodedImageMemoryCache: ImageCache, Sendable {
+public final class EncodedImageMemoryCache: KeyValueCache, Sendable {
     public typealias Value = EncodedImage
 
     public let memoryCapacity: Int
@@ -62,7 +55,7 @@ public final class EncodedImageMemoryCache: ImageCache, Sendable {
     @discardableResult
     public func removeAll(forSource source: String) -> Int { state.withLock { $0.store.removeGroup(source) }.count }
 
-    // MARK: - ImageCache
+    // MARK: - KeyValueCache
 
     public func value(forKey key: String) -> EncodedImage? { lookup(key) }
     public func insert(_ value: EncodedImage, forKey key: String) { store(value, key, group: nil) }
@@ -77,7 +70,7 @@ public final class EncodedImageMemoryCache: ImageCache, Sendable {
 
     // MARK: - Internals
 
-    private func lookup(_ key: String) -> EncodedImage? {
+    fileprivate func lookup(_ key: String) -> EncodedImage? {
         state.withLock { state in
             let value = state.store.value(forKey: key)
             if value == nil { state.misses += 1 } else { state.hits += 1 }
@@ -94,4 +87,19 @@ public final class EncodedImageMemoryCache: ImageCache, Sendable {
             return outcome.leaving
         }
     }
+}
+
+// MARK: - ImageCache
+
+/// The memory layer answers immediately: a hit is one lock and one dictionary lookup.
+extension EncodedImageMemoryCache: ImageCache {
+    public var answersImmediately: Bool { true }
+
+    public func immediateValue(for key: CacheKey) -> CachedImage? { lookup(key.string) }
+
+    public func storeImmediately(_ image: CachedImage, for key: CacheKey) { insert(image, for: key) }
+
+    public func store(_ image: CachedImage, for key: CacheKey) { insert(image, for: key) }
+
+    public func removeValue(for key: CacheKey) { remove(key) }
 }

@@ -2,7 +2,12 @@ import DarkroomCore
 
 // MARK: - CacheSettings
 
-/// The `[caches.memory]` and `[caches.disk]` sections of `filters.d/`.
+/// The `[caches.*]` tables of `filters.d/`: the cache layers in file order (``tables``), and
+/// the settings of the standard kinds, `memory` and `disk`, read and checked here.
+///
+/// Every table is one layer. Its kind is its `type`, or its name when it has none, so
+/// `[caches.memory]` and `[caches.disk]` keep working; other kinds are registered by modules
+/// (`registry.register(cacheKind:)`), which read and check their own tables.
 ///
 /// ```toml
 /// [caches.memory]
@@ -13,7 +18,10 @@ import DarkroomCore
 /// path = "/var/cache/darkroom"   # DARKROOM_CACHE_DIR overrides it; default ~/.cache/darkroom
 /// limit = "1GB"                  # LRU sweep when passed
 /// max-age = "30d"                # entries older than this are misses and are swept
-/// originals = false              # also keep the sources' original bytes
+/// originals = false              # also keep the sources' original bytes (any kind)
+///
+/// [caches.shared]
+/// type = "memcached"               # a kind a module registered
 /// ```
 public struct CacheSettings: Sendable, Hashable {
     public struct Memory: Sendable, Hashable {
@@ -31,22 +39,68 @@ public struct CacheSettings: Sendable, Hashable {
         public init() {}
     }
 
+    /// The settings of the first `memory` layer (the defaults when there is none).
     public var memory = Memory()
-    /// `nil` when no `[caches.disk]` section is given.
+    /// The settings of the first `disk` layer; `nil` when there is none.
     public var disk: Disk?
+    /// Every `[caches.*]` table, in the order written.
+    public var tables: [CacheTableSpec] = []
 
     public init() {}
 
-    static let memoryKeys = ["capacity", "after-purge"]
-    static let diskKeys = ["path", "limit", "max-age", "originals"]
+    /// The keys every cache table may have, whatever its kind.
+    public static let commonKeys = ["type", "originals"]
+    public static let memoryKeys = ["capacity", "after-purge"]
+    public static let diskKeys = ["path", "limit", "max-age"]
 
     /// Reads the `caches` section, reporting every problem with its file and line.
     public static func read(_ section: [String: ConfigNode]) -> (CacheSettings, [Diagnostic]) {
         var reader = CacheSettingsReader()
-        for (name, node) in section.sorted(by: { $0.key < $1.key }) {
+        let ordered = section.map { (name: $0.key, node: $0.value) }
+            .sorted { ($0.node.location, $0.name) < ($1.node.location, $1.name) }
+        for (name, node) in ordered {
             reader.readCache(name, node)
         }
         return (reader.settings, reader.diagnostics)
+    }
+
+    /// Reads one `memory` table named `name`.
+    public static func readMemory(_ table: ConfigNode, name: String) -> (Memory, [Diagnostic]) {
+        var reader = CacheSettingsReader()
+        reader.readMemory(table.table ?? [:], table, name: name)
+        return (reader.settings.memory, reader.diagnostics)
+    }
+
+    /// Reads one `disk` table named `name`.
+    public static func readDisk(_ table: ConfigNode, name: String) -> (Disk, [Diagnostic]) {
+        var reader = CacheSettingsReader()
+        reader.readDisk(table.table ?? [:], name: name)
+        return (reader.settings.disk ?? Disk(), reader.diagnostics)
+    }
+}
+
+// MARK: - CacheTableSpec
+
+/// One `[caches.NAME]` table: a layer of the given kind, configured by the table.
+///
+/// ```swift
+/// for table in configuration.cacheSettings.tables { print(table.name, table.kind) }  // memory memory, shared memcached
+/// ```
+public struct CacheTableSpec: Sendable, Hashable {
+    /// The table's name (`shared` for `[caches.shared]`): what `X-Darkroom-Cache` reports.
+    public var name: String
+    /// Its `type`, else its name.
+    public var kind: String
+    /// The table itself, with `file:line` for each key.
+    public var node: ConfigNode
+    /// `originals = true`: the layer also keeps fetched originals of remote sources.
+    public var storesOriginals: Bool
+
+    public init(name: String, kind: String, node: ConfigNode, storesOriginals: Bool = false) {
+        self.name = name
+        self.kind = kind
+        self.node = node
+        self.storesOriginals = storesOriginals
     }
 }
 
@@ -63,26 +117,45 @@ struct CacheSettingsReader {
             diagnostics.append(.error(at: node.location, "caches.\(name) must be a table ([caches.\(name)])"))
             return
         }
-        switch name {
-        case "memory": readMemory(table, node)
-        case "disk": readDisk(table)
+        let (kind, problem) = node.componentKind(name: name, section: "caches", example: "cache kind such as \"memory\" or \"disk\"")
+        if let problem { diagnostics.append(problem) }
+        var storesOriginals = false
+        if let originals = table["originals"] {
+            if let flag = originals.boolean {
+                storesOriginals = flag
+            } else {
+                diagnostics.append(.error(at: originals.location, "[caches.\(name)] originals must be true or false"))
+            }
+        }
+        settings.tables.append(CacheTableSpec(name: name, kind: kind, node: node, storesOriginals: storesOriginals))
+        let first = !settings.tables.dropLast().contains { $0.kind == kind }
+        switch kind {
+        case "memory":
+            let kept = settings.memory
+            readMemory(table, node, name: name)
+            if !first { settings.memory = kept }
+        case "disk":
+            let kept = settings.disk
+            readDisk(table, name: name)
+            if !first { settings.disk = kept } else { settings.disk?.storesOriginals = storesOriginals }
         default:
-            let hint = NearestName.suggestion(for: name, among: ["memory", "disk"]).map { " (did you mean '\($0)'?)" } ?? ""
-            diagnostics.append(.error(at: node.location, "unknown cache '\(name)'\(hint); known caches: memory, disk"))
+            break  // a registered kind reads its own table
         }
     }
 
-    private mutating func readMemory(_ table: [String: ConfigNode], _ node: ConfigNode) {
+    mutating func readMemory(_ table: [String: ConfigNode], _ node: ConfigNode, name: String) {
+        settings.memory = CacheSettings.Memory()
         var afterPurgeGiven = false
         for (key, value) in table.sorted(by: { $0.key < $1.key }) {
             switch key {
-            case "capacity": if let bytes = size(value, key, "memory") { settings.memory.capacity = bytes }
+            case _ where CacheSettings.commonKeys.contains(key): continue
+            case "capacity": if let bytes = size(value, key, name) { settings.memory.capacity = bytes }
             case "after-purge":
-                if let bytes = size(value, key, "memory") {
+                if let bytes = size(value, key, name) {
                     settings.memory.afterPurge = bytes
                     afterPurgeGiven = true
                 }
-            default: unknownKey(key, value, known: CacheSettings.memoryKeys, in: "memory")
+            default: unknownKey(key, value, known: CacheSettings.memoryKeys, in: name)
             }
         }
         if !afterPurgeGiven {
@@ -91,36 +164,31 @@ struct CacheSettingsReader {
         } else if settings.memory.afterPurge > settings.memory.capacity {
             diagnostics.append(.error(
                 at: (table["after-purge"] ?? node).location,
-                "[caches.memory] after-purge (\(settings.memory.afterPurge) bytes) must not exceed capacity (\(settings.memory.capacity) bytes)"))
+                "[caches.\(name)] after-purge (\(settings.memory.afterPurge) bytes) must not exceed capacity (\(settings.memory.capacity) bytes)"))
             settings.memory.afterPurge = settings.memory.capacity  // reported; the pair stays usable
         }
     }
 
-    private mutating func readDisk(_ table: [String: ConfigNode]) {
+    mutating func readDisk(_ table: [String: ConfigNode], name: String) {
         var disk = CacheSettings.Disk()
         for (key, value) in table.sorted(by: { $0.key < $1.key }) {
             switch key {
+            case _ where CacheSettings.commonKeys.contains(key): continue
             case "path":
                 if let path = value.string, !path.isEmpty {
                     disk.path = path
                 } else {
-                    diagnostics.append(.error(at: value.location, "[caches.disk] path must be a non-empty string"))
+                    diagnostics.append(.error(at: value.location, "[caches.\(name)] path must be a non-empty string"))
                 }
-            case "limit": disk.limit = positive(size(value, key, "disk"), value, "limit must be more than 0 bytes")
-            case "max-age": disk.maxAge = positive(duration(value), value, "max-age must be longer than 0 s")
-            case "originals":
-                if let flag = value.boolean {
-                    disk.storesOriginals = flag
-                } else {
-                    diagnostics.append(.error(at: value.location, "[caches.disk] originals must be true or false"))
-                }
-            default: unknownKey(key, value, known: CacheSettings.diskKeys, in: "disk")
+            case "limit": disk.limit = positive(size(value, key, name), value, "[caches.\(name)] limit must be more than 0 bytes")
+            case "max-age": disk.maxAge = positive(duration(value, name), value, "[caches.\(name)] max-age must be longer than 0 s")
+            default: unknownKey(key, value, known: CacheSettings.diskKeys, in: name)
             }
         }
         settings.disk = disk
     }
 
-    private mutating func duration(_ node: ConfigNode) -> Double? {
+    private mutating func duration(_ node: ConfigNode, _ name: String) -> Double? {
         var seconds: Double?
         if let number = node.number, number >= 0 {
             seconds = number
@@ -129,7 +197,7 @@ struct CacheSettingsReader {
         }
         if seconds == nil {
             diagnostics.append(.error(
-                at: node.location, "[caches.disk] max-age must be a duration such as \"30d\", \"12h\" or a number of seconds"))
+                at: node.location, "[caches.\(name)] max-age must be a duration such as \"30d\", \"12h\" or a number of seconds"))
         }
         return seconds
     }
@@ -137,11 +205,12 @@ struct CacheSettingsReader {
     /// `value` when it is above zero; 0 is an error (leaving the key out means no bound).
     private mutating func positive<T: Numeric & Comparable>(_ value: T?, _ node: ConfigNode, _ rule: String) -> T? {
         guard let value, value <= 0 else { return value }
-        diagnostics.append(.error(at: node.location, "[caches.disk] \(rule) (leave it out for none)"))
+        diagnostics.append(.error(at: node.location, "\(rule) (leave it out for none)"))
         return nil
     }
 
     private mutating func unknownKey(_ key: String, _ node: ConfigNode, known: [String], in table: String) {
+        let known = known + CacheSettings.commonKeys
         let hint = NearestName.suggestion(for: key, among: known).map { " (did you mean '\($0)'?)" } ?? ""
         diagnostics.append(.error(
             at: node.location, "unknown key '\(key)' in [caches.\(table)]\(hint); known keys: \(known.joined(separator: ", "))"))

@@ -151,7 +151,9 @@ public enum ConfigLoader {
         diagnostics += merger.diagnostics + resolver.diagnostics
         let (cacheSettings, cacheDiagnostics) = CacheSettings.read(merger.reserved["caches"] ?? [:])
         diagnostics += cacheDiagnostics
-        let (httpSourceSettings, sourceDiagnostics) = HTTPSourceSettings.read(merger.reserved["sources"] ?? [:])
+        let (httpSourceSettings, httpDiagnostics) = HTTPSourceSettings.read(merger.reserved["sources"] ?? [:])
+        let (sourceTables, tableDiagnostics) = SourceTableSpec.read(merger.reserved["sources"] ?? [:])
+        let sourceDiagnostics = httpDiagnostics + tableDiagnostics
         diagnostics += sourceDiagnostics
         let order = Dictionary(sources.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         return Configuration(
@@ -161,7 +163,7 @@ public enum ConfigLoader {
             unresolvedVariants: merger.definitions.keys.filter { resolver.resolved[$0] == nil }.sorted(),
             unresolvedReasons: resolver.reasons,
             reservedSections: merger.reserved, cacheSettings: cacheSettings,
-            httpSourceSettings: httpSourceSettings, cacheErrors: sortedByPlace(cacheDiagnostics, fileOrder: order).filter(\.isError),
+            httpSourceSettings: httpSourceSettings, sourceTables: sourceTables, cacheErrors: sortedByPlace(cacheDiagnostics, fileOrder: order).filter(\.isError),
             sourceErrors: sortedByPlace(sourceDiagnostics, fileOrder: order).filter(\.isError))
     }
 

@@ -35,6 +35,9 @@ public struct Configuration: Sendable {
     public let cacheSettings: CacheSettings
     /// The `[sources.http]` settings (defaults where not given).
     public let httpSourceSettings: HTTPSourceSettings
+    /// Every `[sources.*]` table in the order written, with its kind (`type`, else its name):
+    /// the registry builds the kinds other than `http` (``SourceTableSpec``).
+    public let sourceTables: [SourceTableSpec]
     /// The errors of the `[caches.*]` sections (also in ``diagnostics``). Where a value was
     /// wrong, ``cacheSettings`` holds the default instead: check this before opening caches.
     public let cacheErrors: [Diagnostic]
@@ -46,7 +49,7 @@ public struct Configuration: Sendable {
         variants: [ResolvedVariant], diagnostics: [Diagnostic], files: [String], unresolvedVariants: [String] = [],
         unresolvedReasons: [String: Diagnostic] = [:], reservedSections: [String: [String: ConfigNode]] = [:],
         cacheSettings: CacheSettings = CacheSettings(), httpSourceSettings: HTTPSourceSettings = HTTPSourceSettings(),
-        cacheErrors: [Diagnostic] = [], sourceErrors: [Diagnostic] = []
+        sourceTables: [SourceTableSpec] = [], cacheErrors: [Diagnostic] = [], sourceErrors: [Diagnostic] = []
     ) {
         self.variants = variants.sorted { $0.name < $1.name }
         self.diagnostics = diagnostics
@@ -56,6 +59,7 @@ public struct Configuration: Sendable {
         self.reservedSections = reservedSections
         self.cacheSettings = cacheSettings
         self.httpSourceSettings = httpSourceSettings
+        self.sourceTables = sourceTables
         self.cacheErrors = cacheErrors
         self.sourceErrors = sourceErrors
     }

@@ -66,6 +66,15 @@ public struct ConfigNode: Sendable, Hashable {
     /// The member `key` of a table, or `nil` (also when this is not a table).
     public subscript(key: String) -> ConfigNode? { table?[key] }
 
+    /// The kind a component table (`[caches.NAME]`, `[sources.NAME]`) selects: its `type`,
+    /// else `name`; with an error when `type` is not a non-empty string (`example` names a
+    /// kind for the message).
+    public func componentKind(name: String, section: String, example: String) -> (kind: String, problem: Diagnostic?) {
+        guard let type = self["type"] else { return (name, nil) }
+        if let text = type.string, !text.isEmpty { return (text, nil) }
+        return (name, .error(at: type.location, "[\(section).\(name)] type must be the name of a \(example)"))
+    }
+
     /// The members of a table in the order they were written (by location), or `[]`.
     public var orderedMembers: [(key: String, node: ConfigNode)] {
         (table ?? [:]).map { (key: $0.key, node: $0.value) }

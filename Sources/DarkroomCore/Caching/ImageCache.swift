@@ -1,31 +1,89 @@
 // MARK: - ImageCache
 
-/// A key–value cache of rendered images (decoded ``Image``s in memory, encoded bytes on disk).
+/// One layer of the render caches: an in-process memory, a folder on disk, a network store
+/// (memcached, Redis, S3). The engine knows layers only through this protocol; `filters.d/`
+/// chooses them (`[caches.NAME] type = "…"`) and the registry builds them in file order.
 ///
 /// Contract:
-/// - **Keys** are canonical strings built from the source key, the variant identifier and
-///   a version salt; a cache never interprets them beyond hashing.
-/// - **Misses, not errors.** A missing, expired or corrupt entry is a miss (`nil`); a corrupt
-///   entry is removed. Failing to store is not an error for the caller.
-/// - **Threading.** Implementations are thread-safe; all methods may be called from any
-///   thread at once, and are fast enough to call without hopping executors.
+/// - **Misses, not errors.** A missing, expired, corrupt or foreign value is a miss (`nil`).
+///   A thrown error is counted and logged by the engine and then treated as a miss: a cache
+///   never fails a request. A layer that cannot answer quickly should time out and throw.
+/// - **Keys** are ``CacheKey``s; a layer may hash ``CacheKey/string`` but must keep its
+///   ``CacheKey/source`` reachable if it supports ``removeAll(forSource:)``.
+/// - **Immediate answers.** A layer that answers without waiting (memory) returns
+///   ``answersImmediately`` `true` and implements ``immediateValue(for:)``: the engine asks it
+///   on the caller's thread before any task starts (the memory-hit path).
+/// - **Blocking.** The async methods may block briefly (a file read): the engine calls them
+///   from its own I/O threads, never from the cooperative pool.
+/// - **Threading.** Implementations are `Sendable`; every method may be called concurrently.
 ///
 /// ```swift
-/// cache.insert(image, forKey: key)
-/// let hit = cache.value(forKey: key)
+/// if let hit = try await cache.value(for: key) { return hit.bytes }
+/// try await cache.store(CachedImage(bytes: png, format: .png), for: key)
 /// ```
-public protocol ImageCache<Value>: Sendable {
-    associatedtype Value: Sendable
+public protocol ImageCache: Sendable {
+    /// Whether ``immediateValue(for:)`` answers for this layer (default `false`).
+    var answersImmediately: Bool { get }
 
-    /// The cached value, or `nil` on a miss.
-    func value(forKey key: String) -> Value?
+    /// The value for `key` without waiting, for layers that ``answersImmediately``; others
+    /// return `nil` (the default).
+    func immediateValue(for key: CacheKey) -> CachedImage?
 
-    /// Stores `value`, replacing any previous value for `key`.
-    func insert(_ value: Value, forKey key: String)
+    /// Stores `image` without waiting, for layers that ``answersImmediately`` (a hit in a
+    /// lower immediate layer fills this one on the caller's thread); others ignore it (the
+    /// default).
+    func storeImmediately(_ image: CachedImage, for key: CacheKey)
+
+    /// The value for `key`, or `nil` on a miss.
+    /// - Throws: when the layer could not answer (down, timed out): the engine counts it as a miss.
+    func value(for key: CacheKey) async throws -> CachedImage?
+
+    /// Stores `image` under `key`, replacing any earlier value.
+    /// - Throws: when it could not be stored (the render is served all the same).
+    func store(_ image: CachedImage, for key: CacheKey) async throws
 
     /// Removes the value for `key`, if any.
-    func removeValue(forKey key: String)
+    func removeValue(for key: CacheKey) async throws
 
-    /// Removes everything.
-    func removeAll()
+    /// Removes every value rendered from the source whose key is `source`; returns how many
+    /// (or `0` when the layer cannot count them).
+    /// - Throws: ``CacheOperationUnsupported`` when the layer cannot find a source's values
+    ///   (the default), or the layer's own error.
+    func removeAll(forSource source: String) async throws -> Int
+
+    /// Removes every value.
+    /// - Throws: ``CacheOperationUnsupported`` when the layer cannot (the default).
+    func removeAll() async throws
+}
+
+extension ImageCache {
+    public var answersImmediately: Bool { false }
+
+    public func immediateValue(for key: CacheKey) -> CachedImage? { nil }
+
+    public func storeImmediately(_ image: CachedImage, for key: CacheKey) {}
+
+    public func removeAll(forSource source: String) async throws -> Int {
+        throw CacheOperationUnsupported(operation: "purge by source", cache: String(describing: Self.self))
+    }
+
+    public func removeAll() async throws {
+        throw CacheOperationUnsupported(operation: "purge", cache: String(describing: Self.self))
+    }
+}
+
+// MARK: - CacheOperationUnsupported
+
+/// A cache layer's answer to an operation it cannot do (e.g. a purge by source on a store
+/// that cannot list keys).
+public struct CacheOperationUnsupported: Error, CustomStringConvertible, Sendable {
+    public var operation: String
+    public var cache: String
+
+    public init(operation: String, cache: String) {
+        self.operation = operation
+        self.cache = cache
+    }
+
+    public var description: String { "\(cache) cannot \(operation)" }
 }

@@ -129,7 +129,12 @@ struct ServeCommand: ParsableCommand {
             let registry = PrometheusCollectorRegistry()
             settings.metrics = ServerMetrics(factory: PrometheusMetricsFactory(registry: registry)) { registry.emitToBuffer() }
         }
-        let caches = noCache ? nil : try RenderCaches(settings: configuration.cacheSettings)
+        let caches: CacheLayers
+        do {
+            caches = noCache ? .none : try registry.cacheLayers(for: configuration.cacheSettings)
+        } catch let error as ConfigurationError {
+            throw ServerStartFailure("darkroom-server: error: \(error.diagnostics[0])")
+        }
         let fallbackBytes = try fallback.map { try readFallback($0, registry: registry) }
         let server = try ImageServer(registry: registry, configuration: configuration, caches: caches, settings: settings) {
             $0.fallback = fallbackBytes

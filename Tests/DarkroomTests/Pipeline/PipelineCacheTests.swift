@@ -51,7 +51,7 @@ struct PipelineCacheTests {
         let folder = try photoFolder()
         let cacheFolder = try TemporaryDirectory()
         let disk = try DiskCache(directory: cacheFolder.url.path)
-        let cli = CachingRenderer(renderer: VariantRenderer(registry: PipelineFixture.registry), disk: disk)
+        let cli = CachingRenderer(renderer: VariantRenderer(registry: PipelineFixture.registry), caches: .standard(disk: disk))
         let made = try cli.render(.file(folder.path("cat.jpg")), targets: [PipelineFixture.rounded])
         let pipeline = ImagePipeline(configuration: PipelineFixture.configuration(
             source: try FileSource(root: folder.url.path), disk: disk))
@@ -62,7 +62,7 @@ struct PipelineCacheTests {
     func originals(_ origin: RevalidatingSource, cacheFolder: TemporaryDirectory) throws -> ImagePipeline {
         var configuration = PipelineFixture.configuration(
             source: origin, memory: EncodedImageMemoryCache(), disk: try DiskCache(directory: cacheFolder.url.path))
-        configuration.storesOriginals = true
+        configuration.caches = configuration.caches.keepingOriginals(in: "disk")
         return ImagePipeline(configuration: configuration)
     }
 

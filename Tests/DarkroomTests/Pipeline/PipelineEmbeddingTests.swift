@@ -78,7 +78,7 @@ struct PipelineEmbeddingTests {
         let origin = RevalidatingSource(bytes: Array("<html>oops</html>".utf8), maxAge: 3600)
         var configuration = PipelineFixture.configuration(
             source: origin, disk: try DiskCache(directory: cacheFolder.url.path))
-        configuration.storesOriginals = true
+        configuration.caches = configuration.caches.keepingOriginals(in: "disk")
         let pipeline = ImagePipeline(configuration: configuration)
         await #expect(throws: DarkroomError.self) { try await pipeline.image(for: "origin:cat", variant: "circle") }
         origin.replace(with: PipelineFixture.photoJPEG)

@@ -48,7 +48,7 @@ struct PipelineMemoryBudgetTests {
         registry.registerStandardCodecs()
         registry.registerStandardFilters()
         registry.register(source: MemorySource(images))
-        var configuration = ImagePipeline.Configuration(registry: registry, targets: targets, memoryCache: nil)
+        var configuration = ImagePipeline.Configuration(registry: registry, targets: targets, caches: .none)
         configuration.maximumActiveProcessing = 2
         configuration.decodeMemoryBudget = budget
         return ImagePipeline(configuration: configuration)

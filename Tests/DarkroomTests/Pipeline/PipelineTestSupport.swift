@@ -53,7 +53,7 @@ enum PipelineFixture {
         memory: EncodedImageMemoryCache? = EncodedImageMemoryCache(), disk: DiskCache? = nil
     ) -> ImagePipeline.Configuration {
         var configuration = ImagePipeline.Configuration(
-            registry: registry(with: source), targets: targets, memoryCache: memory, diskCache: disk)
+            registry: registry(with: source), targets: targets, caches: .standard(memory: memory, disk: disk))
         configuration.maximumActiveProcessing = 2
         return configuration
     }

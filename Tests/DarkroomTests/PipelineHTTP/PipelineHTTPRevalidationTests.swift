@@ -20,7 +20,7 @@ struct PipelineHTTPRevalidationTests {
 
     func pipeline() -> ImagePipeline {
         var configuration = http.configuration(disk: disk)
-        configuration.storesOriginals = true
+        configuration.caches = configuration.caches.keepingOriginals(in: "disk")
         return ImagePipeline(configuration: configuration)
     }
 

@@ -1,6 +1,3 @@
-import Crypto
-import DarkroomCore
-
 // MARK: - CacheKey
 
 /// The key of one cached render: the source key, the variant identifier (filter chain +
@@ -8,13 +5,15 @@ import DarkroomCore
 ///
 /// Editing a variant changes its identifier, so renders of the old definition are never
 /// hit again; bumping the salt does the same for every render when Darkroom's pixels change.
-/// Persistent names (file names, ETags) are SHA-256 digests — stable across processes and
-/// machines, unlike Swift's randomly seeded `Hasher`.
+/// Persistent names (file names, ETags) are SHA-256 digests (`DarkroomCache` adds them) —
+/// stable across processes and machines, unlike Swift's randomly seeded `Hasher`.
+///
+/// ``rendered(sourceKey:fingerprint:variant:)`` is the one rule for a render's key: the CLI,
+/// the pipeline and the server all build keys through it, so they share every cache layer.
 ///
 /// ```swift
 /// let key = CacheKey(source: "/photos/cat.jpg", variant: "aspect-fill(…)|circle>png(compression=6)")
 /// key.string          // "v6|15:/photos/cat.jpg|aspect-fill(…)|circle>png(compression=6)"
-/// key.persistentName  // 64 hex digits
 /// ```
 public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     /// The current salt: bump it when any change alters the pixels Darkroom produces.
@@ -42,6 +41,18 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
         self.salt = salt
     }
 
+    /// The key of a render: the source's key, and the variant identifier followed by `@` and
+    /// the source's fingerprint when the source has one (a file's `stat`; an HTTP source has
+    /// none, so its renders are reused until a layer evicts or expires them).
+    ///
+    /// ```swift
+    /// CacheKey.rendered(sourceKey: "/srv/cat.jpg", fingerprint: "f:12:34", variant: "grayscale>png")
+    /// // source "/srv/cat.jpg", variant "grayscale>png@f:12:34"
+    /// ```
+    public static func rendered(sourceKey: String, fingerprint: String?, variant identifier: String) -> CacheKey {
+        CacheKey(source: sourceKey, variant: fingerprint.map { identifier + "@" + $0 } ?? identifier)
+    }
+
     /// The key for a source's original bytes (no variant).
     public static func original(source: String, salt: Int = CacheKey.currentSalt) -> CacheKey {
         CacheKey(source: source, variant: "", salt: salt)
@@ -51,46 +62,5 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     /// prefix keeps keys distinct even when a source contains `|`.
     public var string: String { "v\(salt)|\(source.utf8.count):\(source)|\(variant)" }
 
-    /// SHA-256 of ``string``, lower-case hex: the name used on disk and in ETags.
-    public var persistentName: String { CacheKey.sha256Hex(string) }
-
-    /// SHA-256 of the source key alone: the folder all of a source's entries live under.
-    public var sourceDigest: String { CacheKey.sha256Hex("v\(salt)|\(source)") }
-
     public var description: String { string }
-
-    /// Lower-case hex SHA-256 of a string's UTF-8 bytes.
-    public static func sha256Hex(_ text: String) -> String {
-        var text = text
-        return text.withUTF8 { hex(digest(UnsafeRawBufferPointer($0))) }
-    }
-
-    /// Lower-case hex SHA-256 of bytes.
-    public static func sha256Hex(bytes: [UInt8]) -> String {
-        bytes.withUnsafeBytes { hex(digest($0)) }
-    }
-
-    private static func digest(_ bytes: UnsafeRawBufferPointer) -> SHA256.Digest {
-        var hasher = SHA256()
-        hasher.update(bufferPointer: bytes)
-        return hasher.finalize()
-    }
-
-    // MARK: - Hex
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
-    /// The digest as 64 lower-case hex digits, written into the string's storage at once (a
-    /// `String(radix:)` per byte made formatting cost more than hashing a key).
-    private static func hex(_ digest: SHA256.Digest) -> String {
-        String(unsafeUninitializedCapacity: SHA256.Digest.byteCount * 2) { text in
-            var index = 0
-            for byte in digest {
-                text[index] = hexDigits[Int(byte >> 4)]
-                text[index + 1] = hexDigits[Int(byte & 0x0F)]
-                index += 2
-            }
-            return index
-        }
-    }
 }
