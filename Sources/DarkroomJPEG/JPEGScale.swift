@@ -49,4 +49,29 @@ extension JPEGDecoder {
             width: (size.width + denominator - 1) / denominator,
             height: (size.height + denominator - 1) / denominator)
     }
+
+    /// The stored size at the DCT scale ``scaleDenominator(for:sizeHint:)`` picks.
+    public func decodedSize(for header: ImageHeader, options: DecodeOptions) -> PixelSize {
+        Self.scaledSize(of: header.size, denominator: Self.scaleDenominator(for: header, sizeHint: options.sizeHint))
+    }
+
+    // MARK: - Cost
+
+    /// libjpeg-turbo's decode cost, calibrated on the benchmark corpus (`Benchmarks/peers.sh`
+    /// T1, thread CPU time per file):
+    /// - a baseline JPEG costs about 9.5 µs per KB of entropy-coded data plus 17 ns per 8×8
+    ///   block (so 4:4:4 colour costs more than 4:2:0 at the same size), at any DCT scale;
+    /// - a progressive JPEG decoded at 1/8 reads only its DC scans: about 0.4 µs per KB
+    ///   (skimming the rest of the file) plus 16 ns per block;
+    /// - one decoded at a larger scale costs about 3.2 times the bytes of a baseline file.
+    public func estimatedDecodeCost(for header: ImageHeader, byteCount: Int, options: DecodeOptions) -> Double {
+        let kilobytes = Double(byteCount) / 1_000
+        // 4:2:2 when the header does not say: between the common 4:2:0 and 4:4:4.
+        let blocks = Double(header.width) * Double(header.height) * (header.codedSamplesPerPixel ?? 2) / 64
+        guard header.isProgressive else { return 9.5 * kilobytes + 0.017 * blocks }
+        if Self.scaleDenominator(for: header, sizeHint: options.sizeHint) == 8 {
+            return 0.4 * kilobytes + 0.016 * blocks
+        }
+        return 3.2 * 9.5 * kilobytes + 0.017 * blocks
+    }
 }

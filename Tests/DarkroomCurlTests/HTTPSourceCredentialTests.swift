@@ -49,4 +49,36 @@ struct HTTPSourceCredentialTests {
         #expect(other.headers["x-api-key"] == nil)
         #expect(other.headers["x-client"] == "darkroom")
     }
+
+    @Test("a host entry may be a wildcard or \"*\": the exact entry wins, then the longest wildcard, then \"*\"")
+    func wildcardPrecedence() {
+        var settings = HTTPSourceSettings()
+        settings.hosts["*"] = .init(credentials: .bearer(token: "everyone"))
+        settings.hosts["*.example.com"] = .init(credentials: .bearer(token: "example"))
+        settings.hosts["*.cdn.example.com"] = .init(credentials: .bearer(token: "cdn"))
+        settings.hosts["static.cdn.example.com"] = .init(credentials: .bearer(token: "static"))
+        func token(_ host: String) -> String? {
+            guard case let .bearer(token)? = settings.settings(forHost: host)?.credentials else { return nil }
+            return token
+        }
+        #expect(token("static.cdn.example.com") == "static")
+        #expect(token("EU.CDN.example.com") == "cdn")
+        #expect(token("a.b.example.com") == "example")
+        #expect(token("example.com") == "everyone", "*.example.com names subdomains only")
+        #expect(token("badexample.com") == "everyone")
+        #expect(token("other.org") == "everyone")
+        settings.hosts["*"] = nil
+        #expect(token("other.org") == nil)
+    }
+
+    @Test("credentials under \"*\" reach every host, as a downloader-wide credential does")
+    func everyHost() async throws {
+        var settings = HTTPSourceSettings.loopback
+        settings.hosts["*"] = .init(credentials: .bearer(token: "all"))
+        let source = HTTPSource(settings: settings)
+        _ = try await source.load(server.url("/bearer/all/gradient.jpg"))
+        _ = try await source.load(server.localhostURL("/bearer/all/gradient.jpg?other=1"))
+        #expect(server.requests("/bearer/all/gradient.jpg").first?.headers["authorization"] == "Bearer all")
+        #expect(server.requests("/bearer/all/gradient.jpg?other=1").first?.headers["authorization"] == "Bearer all")
+    }
 }

@@ -89,7 +89,8 @@ public struct Batch: Sendable {
         // (see BatchSchedule); results are reported as they finish either way.
         let localFiles = inputs.filter { !$0.isURL }
         let files = jobs > 1
-            ? BatchSchedule.ordered(localFiles, targets: targets, workers: min(jobs, localFiles.count)) : localFiles
+            ? BatchSchedule.ordered(
+                localFiles, targets: targets, workers: min(jobs, localFiles.count), registry: renderer.renderer.registry) : localFiles
         let urls = inputs.filter(\.isURL)
         let total = unusable.count + inputs.count
         let finish: @Sendable (BatchInput, [String], Int, (any Error)?) -> Void = { input, written, cached, failure in

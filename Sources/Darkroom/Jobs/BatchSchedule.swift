@@ -1,5 +1,4 @@
 import DarkroomCore
-import DarkroomJPEG
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -42,10 +41,13 @@ public enum BatchSchedule {
 
     /// `files` in the order `workers` workers should take them: most expensive first, the
     /// tail balanced. A file that cannot be examined goes last, where its error is reported.
-    public static func ordered(_ files: [BatchInput], targets: [RenderTarget], workers: Int) -> [BatchInput] {
+    /// The decoders `registry` picks estimate each decode's cost.
+    public static func ordered(
+        _ files: [BatchInput], targets: [RenderTarget], workers: Int, registry: Registry = .standard
+    ) -> [BatchInput] {
         let probes = files.count <= probedFileLimit
         let chains = targets.map(\.chain)
-        let costs = files.map { cost(ofFile: $0.path, chains: chains, probingHeader: probes) ?? -1 }
+        let costs = files.map { cost(ofFile: $0.path, chains: chains, probingHeader: probes, registry: registry) ?? -1 }
         return balancedOrder(costs: costs, workers: workers).map { files[$0] }
     }
 
@@ -119,7 +121,7 @@ public enum BatchSchedule {
 
     /// The estimated cost of rendering the file at `path` for `chains`; `nil` when it cannot
     /// be opened.
-    static func cost(ofFile path: String, chains: [FilterChain], probingHeader: Bool) -> Double? {
+    static func cost(ofFile path: String, chains: [FilterChain], probingHeader: Bool, registry: Registry) -> Double? {
         // Non-blocking, so that a FIFO nobody writes to does not hold the batch up here.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return nil }
@@ -134,19 +136,19 @@ public enum BatchSchedule {
         guard let header else { return sizeOnlyCost(fileBytes: size) }
         // One decode per distinct scale the chains need (see VariantRenderer); the file's
         // fixed cost is paid once.
-        let hints = decodeHints(header: header, chains: chains)
-        let decodes = hints.map { estimatedCost(header: header, fileBytes: size, decodeHint: $0) }
+        let hints = decodeHints(header: header, chains: chains, registry: registry)
+        let decodes = hints.map { estimatedCost(header: header, fileBytes: size, decodeHint: $0, registry: registry) }
         return decodes.reduce(0, +) - Double(max(0, hints.count - 1)) * fixedCost
     }
 
-    /// The distinct decodes rendering `chains` of a file with this header takes, as canonical
-    /// size hints (only JPEG's scales change the estimate; other formats decode once).
-    static func decodeHints(header: ImageHeader, chains: [FilterChain]) -> [PixelSize?] {
-        guard header.format == .jpeg else { return [nil] }
+    /// The distinct decodes rendering `chains` of a file with this header takes: the decoder's
+    /// canonical size hints, as the renderers group them.
+    static func decodeHints(header: ImageHeader, chains: [FilterChain], registry: Registry) -> [PixelSize?] {
         var hints: [PixelSize?] = []
         for chain in chains {
             let options = DecodeOptions(sizeHint: chain.sizeHint(forSourceSize: header.uprightSize))
-            let hint = JPEGDecoder().canonicalSizeHint(for: header, options: options)
+            guard let decoder = try? registry.decoder(for: header, options: options) else { return [nil] }
+            let hint = decoder.canonicalSizeHint(for: header, options: options)
             if !hints.contains(hint) { hints.append(hint) }
         }
         return hints.isEmpty ? [nil] : hints
@@ -154,30 +156,15 @@ public enum BatchSchedule {
 
     // MARK: - Cost model
 
-    /// A relative cost (roughly microseconds on a 2020s x86 core) of decoding a file with this
-    /// header and size at this hint, the work that dominates a batch. Calibrated on the
-    /// benchmark corpus (`Benchmarks/peers.sh` T1, thread CPU time per file):
-    /// - a baseline JPEG costs about 9.5 µs per KB of entropy-coded data plus 17 ns per 8×8
-    ///   block (so 4:4:4 colour costs more than 4:2:0 at the same size), at any DCT scale;
-    /// - a progressive JPEG decoded at 1/8 reads only its DC scans: about 0.4 µs per KB
-    ///   (skimming the rest of the file) plus 16 ns per block;
-    /// - one decoded at a larger scale costs about 3.2 times the bytes of a baseline file;
-    /// - other formats are taken to cost in proportion to their bytes plus their pixels.
-    public static func estimatedCost(header: ImageHeader, fileBytes: Int, decodeHint: PixelSize?) -> Double {
-        let kilobytes = Double(fileBytes) / 1_000
-        let kilopixels = Double(header.width) * Double(header.height) / 1_000
-        switch header.format {
-        case .jpeg:
-            // 4:2:2 when the header does not say: between the common 4:2:0 and 4:4:4.
-            let blocks = kilopixels * 1_000 * (header.codedSamplesPerPixel ?? 2) / 64
-            guard header.isProgressive else { return fixedCost + 9.5 * kilobytes + 0.017 * blocks }
-            if JPEGDecoder.scaleDenominator(for: header, sizeHint: decodeHint) == 8 {
-                return fixedCost + 0.4 * kilobytes + 0.016 * blocks
-            }
-            return fixedCost + 3.2 * 9.5 * kilobytes + 0.017 * blocks
-        default:
-            return sizeOnlyCost(fileBytes: fileBytes) + 2 * kilopixels
-        }
+    /// A relative cost (roughly microseconds on a 2020s x86 core) of rendering a file with
+    /// this header and size at this decode hint: the fixed cost of a file plus what the
+    /// decoder `registry` picks estimates for the decode (the work that dominates a batch).
+    public static func estimatedCost(
+        header: ImageHeader, fileBytes: Int, decodeHint: PixelSize?, registry: Registry = .standard
+    ) -> Double {
+        let options = DecodeOptions(sizeHint: decodeHint)
+        guard let decoder = try? registry.decoder(for: header, options: options) else { return sizeOnlyCost(fileBytes: fileBytes) }
+        return fixedCost + decoder.estimatedDecodeCost(for: header, byteCount: fileBytes, options: options)
     }
 
     /// What every file costs: opening, probing, resizing, encoding and writing a small output.

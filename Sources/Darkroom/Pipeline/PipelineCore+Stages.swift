@@ -93,7 +93,7 @@ extension PipelineCore {
             defer { session.hasMemoryReservation = true }
             return !session.hasMemoryReservation
         }
-        let cost = reserves ? DecodeCost.estimatedBytes(header: fetched.header, options: options) : 0
+        let cost = reserves ? DecodeCost.estimatedBytes(header: fetched.header, options: options, registry: configuration.registry) : 0
         let registry = configuration.registry
         return try await job.withSlot(of: processing, cost: cost, keepingCostFor: session, lock: lock) {
             try await metrics.time(.decode) {

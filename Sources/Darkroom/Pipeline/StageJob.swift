@@ -58,6 +58,13 @@ class JobNode: @unchecked Sendable {
         if let upstream { upstream.node.setWaiterPriority(upstream.waiterID, highest, &effects) }
     }
 
+    /// A new waiter joined: the job's queued slot, and the slots of the jobs it waits on, are
+    /// renewed (LIFO queues move them to the front of their priority).
+    func renewDemand() {
+        if let item = queueItem { item.queue.renew(item) }
+        upstream?.node.renewDemand()
+    }
+
     // MARK: - Ending
 
     /// Nobody wants the result any more: leave the table, give up the queue slot, stop waiting
@@ -119,6 +126,7 @@ final class StageJob<Value: Sendable>: JobNode, @unchecked Sendable {  // guarde
         nextWaiterID += 1
         waiters[id] = Waiter(priority: priority, deliver: deliver)
         refreshPriority(&effects)
+        if id > 0 { renewDemand() }
         return id
     }
 

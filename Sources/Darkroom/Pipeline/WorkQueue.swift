@@ -8,7 +8,8 @@ final class WorkItem: @unchecked Sendable {
     let node: JobNode
     /// Bytes of decoded pixels the work will hold (0 for work outside the memory budget).
     let cost: Int
-    let sequence: Int
+    /// Its place within a priority; renewed when new demand arrives in LIFO order.
+    var sequence: Int
     /// Resolved when the slot is granted, or with `CancellationError` when the job leaves the queue.
     let grant = Suspension<Void>()
     /// Granted and not yet released.
@@ -83,6 +84,15 @@ final class WorkQueue: @unchecked Sendable {
         if item.node.queueItem === item { item.node.queueItem = nil }
         item.grant.resolve(.failure(CancellationError()), &effects)
         depthGauge.record(pending.count)
+    }
+
+    /// New demand for a waiting item (another request joined its job): in LIFO order it moves
+    /// to the front of its priority, as the newest work does — what a scrolling client wants
+    /// when a cell asks again for an image already queued. FIFO keeps its place.
+    func renew(_ item: WorkItem) {
+        guard order == .lifo, !item.isActive, pending.contains(where: { $0 === item }) else { return }
+        item.sequence = nextSequence
+        nextSequence += 1
     }
 
     /// Frees the slot of a granted item and starts whatever can start now.

@@ -49,10 +49,34 @@ public protocol ImageDecoder: Sendable {
     /// // 200×150
     /// ```
     func canonicalSizeHint(for header: ImageHeader, options: DecodeOptions) -> PixelSize?
+
+    /// The stored (not yet oriented) size of the image ``decode(_:header:options:)`` returns
+    /// for this header and options, worked out before decoding: what a memory budget counts.
+    /// The default is the header's size (no shrink-on-load).
+    ///
+    /// ```swift
+    /// JPEGDecoder().decodedSize(for: header, options: DecodeOptions(sizeHint: PixelSize(width: 200, height: 150)))
+    /// // 200x150 for a 1600×1200 JPEG (DCT scale 1/8)
+    /// ```
+    func decodedSize(for header: ImageHeader, options: DecodeOptions) -> PixelSize
+
+    /// A relative cost (roughly microseconds on one core) of decoding `byteCount` bytes with
+    /// this header and options: what a batch orders its files by. The default is proportional
+    /// to the bytes and the pixels; a decoder whose cost depends on more (a progressive JPEG
+    /// read at 1/8 skips most of its scans) says so.
+    func estimatedDecodeCost(for header: ImageHeader, byteCount: Int, options: DecodeOptions) -> Double
 }
 
 extension ImageDecoder {
     public func canonicalSizeHint(for header: ImageHeader, options: DecodeOptions) -> PixelSize? {
         options.sizeHint
+    }
+
+    public func decodedSize(for header: ImageHeader, options: DecodeOptions) -> PixelSize {
+        header.size
+    }
+
+    public func estimatedDecodeCost(for header: ImageHeader, byteCount: Int, options: DecodeOptions) -> Double {
+        11.5 * Double(byteCount) / 1_000 + 2 * Double(header.width) * Double(header.height) / 1_000
     }
 }

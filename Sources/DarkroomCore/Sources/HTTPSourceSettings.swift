@@ -88,9 +88,23 @@ public struct HTTPSourceSettings: Sendable, Hashable {
         }
     }
 
-    /// The settings for `host` (any case), if any.
+    /// The settings for `host` (any case), if any: an exact entry first, then the longest
+    /// matching wildcard (`"*.example.com"` matches `a.example.com` and `b.a.example.com`, not
+    /// `example.com`), then `"*"`, which applies to every host (AlamofireImage's
+    /// downloader-wide credential).
+    ///
+    /// ```swift
+    /// settings.hosts["*.cdn.example.com"] = .init(credentials: .bearer(token: token))
+    /// settings.settings(forHost: "eu.cdn.example.com")?.credentials  // .bearer(token)
+    /// ```
     public func settings(forHost host: String) -> HostSettings? {
-        hosts[host.lowercased()] ?? hosts.first { $0.key.lowercased() == host.lowercased() }?.value
+        let host = host.lowercased()
+        if let exact = hosts[host] ?? hosts.first(where: { $0.key.lowercased() == host })?.value { return exact }
+        let wildcard = hosts.filter { entry in
+            let pattern = entry.key.lowercased()
+            return pattern.hasPrefix("*.") && host.hasSuffix(pattern.dropFirst()) && host.count > pattern.count - 1
+        }.max { $0.key.count < $1.key.count }
+        return wildcard?.value ?? hosts["*"]
     }
 
     // MARK: - Retry

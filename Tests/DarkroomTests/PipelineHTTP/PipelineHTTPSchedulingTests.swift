@@ -101,4 +101,31 @@ struct PipelineHTTPSchedulingTests {
         #expect(order == [blocker, path("y", "waiter"), path("x", "waiter")])
         #expect(http.server.hits(path("y", "waiter")) == 1)
     }
+
+    @Test("LIFO: a new request for queued A (same variant) moves A to the front: the server sees A, C, B")
+    func lifoDuplicateMovesToFront() async throws {
+        let pipeline = pipeline(.lifo)
+        let (first, blocker) = await occupySlot(pipeline, "again")
+        let queued = await enqueue(pipeline, ["a", "b", "c"], "again")
+        let again = pipeline.request(ImageRequest(location: http.url(path("a", "again")), variant: .named("gray")))
+        #expect(await eventually { pipeline.activity.queuedDownloadKeys.first == http.url(path("a", "again")) })
+        #expect(pipeline.activity.queuedDownloads == 3, "the duplicate shares A's download")
+        try await finish([first] + queued + [again], blocker: blocker)
+        let order = http.requestOrder(among: [blocker] + ["a", "b", "c"].map { path($0, "again") })
+        #expect(order == [blocker, path("a", "again"), path("c", "again"), path("b", "again")])
+        #expect(http.server.hits(path("a", "again")) == 1)
+    }
+
+    @Test("FIFO: a new request for queued A keeps A where it was")
+    func fifoDuplicateKeepsPlace() async throws {
+        let pipeline = pipeline(.fifo)
+        let (first, blocker) = await occupySlot(pipeline, "fifo-again")
+        let queued = await enqueue(pipeline, ["a", "b"], "fifo-again")
+        let again = pipeline.request(ImageRequest(location: http.url(path("b", "fifo-again")), variant: .named("circle")))
+        #expect(await eventually { pipeline.activity.attachedRenders == 4 }, "blocker, a, b and the second request for b")
+        #expect(pipeline.activity.queuedDownloadKeys == [http.url(path("a", "fifo-again")), http.url(path("b", "fifo-again"))])
+        try await finish([first] + queued + [again], blocker: blocker)
+        let order = http.requestOrder(among: [blocker, path("a", "fifo-again"), path("b", "fifo-again")])
+        #expect(order == [blocker, path("a", "fifo-again"), path("b", "fifo-again")])
+    }
 }
