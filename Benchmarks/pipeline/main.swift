@@ -59,6 +59,12 @@ func timeHits(_ pipeline: ImagePipeline, location: String, rounds: Int = 50, per
     return median(perCall)
 }
 
+// HITS_ONLY=N: only N memory hits, for counting instructions under callgrind.
+if let hits = ProcessInfo.processInfo.environment["HITS_ONLY"].flatMap(Int.init) {
+    _ = try await timeHits(ImagePipeline(configuration: .init(registry: sources, targets: [target])), location: "memory:photo", rounds: 1, perRound: hits)
+    exit(0)
+}
+
 let cached = ImagePipeline(configuration: .init(registry: sources, targets: [target]))
 let memoryHit = try await timeHits(cached, location: "memory:photo")
 let fileHit = try await timeHits(cached, location: "photo.jpg")

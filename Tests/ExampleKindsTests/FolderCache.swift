@@ -13,8 +13,12 @@ import Foundation
 /// type = "folder"
 /// path = "/var/cache/shelf"
 /// ```
-struct FolderCache: ImageCache {
+final class FolderCache: ImageCache {
     let path: String
+
+    init(path: String) {
+        self.path = path
+    }
 
     // MARK: - Registration
 

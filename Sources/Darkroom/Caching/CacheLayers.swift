@@ -100,7 +100,14 @@ public struct CacheLayers: Sendable {
     /// The value for `key` from the leading layers that answer immediately, with the name of
     /// the layer that had it; a hit in a lower one of them is copied into those above it.
     public func immediateValue(for key: CacheKey) -> (CachedImage, layer: String)? {
-        for index in 0..<immediateCount {
+        immediateValue(for: key, after: 0)
+    }
+
+    /// ``immediateValue(for:)`` asking only the immediate layers from index `first` on (the
+    /// caller asked those before itself); a hit is still copied into every layer above it.
+    public func immediateValue(for key: CacheKey, after first: Int) -> (CachedImage, layer: String)? {
+        guard first < immediateCount else { return nil }
+        for index in first..<immediateCount {
             let layer = layers[index]
             guard let hit = layer.cache.immediateValue(for: key) else { continue }
             for above in layers[..<index] {

@@ -35,11 +35,20 @@ public final class ImagePipeline: Sendable {
     public let configuration: Configuration
     let core: PipelineCore
     private let targets: [String: PreparedTarget]
+    /// The first layer, when it answers immediately (memory): asked directly, without going
+    /// through ``CacheLayers`` (the memory-hit path is a few hundred nanoseconds).
+    /// (Two plain properties, not an optional tuple: a tuple holding an existential made the
+    /// runtime look its metadata up on every hit.)
+    private let firstImmediate: (any ImageCache)?
+    private let firstImmediateLayer: ImageResponse.CacheLayer
     private let hasImmediateLayer: Bool
 
     public init(configuration: Configuration) {
         self.configuration = configuration
         self.hasImmediateLayer = configuration.caches.hasImmediateLayer
+        let first = configuration.caches.layers.first
+        self.firstImmediate = first?.cache.answersImmediately == true ? first?.cache : nil
+        self.firstImmediateLayer = ImageResponse.CacheLayer(first?.name ?? "memory")
         self.core = PipelineCore(configuration: configuration)
         self.targets = configuration.variants.mapValues(PreparedTarget.init)
     }
@@ -53,7 +62,9 @@ public final class ImagePipeline: Sendable {
         let target = try prepared(named: variant)
         if let source = try? resolve(location) {
             let key = target.cacheKey(for: source)
-            if let hit = immediateHit(key, location: location, variant: variant) { return hit }
+            if let (hit, layer) = immediateValue(key) {
+                return ImageResponse(location: location, variant: variant, bytes: hit.bytes, format: hit.format, cacheLayer: layer)
+            }
             let spec = RenderSpec(
                 source: source,
                 output: .variant(target, cacheKey: key))
@@ -154,13 +165,25 @@ public final class ImagePipeline: Sendable {
     /// The immediate layers' copy (memory), counted as a memory hit or miss; `nil` on a miss
     /// and when no layer answers immediately.
     private func immediateHit(_ key: CacheKey, location: String, variant: String) -> ImageResponse? {
+        guard let (hit, layer) = immediateValue(key) else { return nil }
+        return ImageResponse(location: location, variant: variant, bytes: hit.bytes, format: hit.format, cacheLayer: layer)
+    }
+
+    /// The immediate layers' value (memory), counted as a memory hit or miss; `nil` on a miss
+    /// and when no layer answers immediately. The first layer is asked directly.
+    @inline(__always)
+    private func immediateValue(_ key: CacheKey) -> (CachedImage, ImageResponse.CacheLayer)? {
         guard hasImmediateLayer else { return nil }
-        guard let (hit, layer) = configuration.caches.immediateValue(for: key) else {
+        if let cache = firstImmediate, let hit = cache.immediateValue(for: key) {
+            core.metrics.memoryHits.increment()
+            return (hit, firstImmediateLayer)
+        }
+        guard let (hit, layer) = configuration.caches.immediateValue(for: key, after: firstImmediate == nil ? 0 : 1) else {
             core.metrics.memoryMisses.increment()
             return nil
         }
         core.metrics.memoryHits.increment()
-        return ImageResponse(location: location, variant: variant, bytes: hit.bytes, format: hit.format, cacheLayer: .init(layer))
+        return (hit, ImageResponse.CacheLayer(layer))
     }
 
     // MARK: - Resolving

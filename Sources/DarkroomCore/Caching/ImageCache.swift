@@ -15,13 +15,16 @@
 ///   on the caller's thread before any task starts (the memory-hit path).
 /// - **Blocking.** The async methods may block briefly (a file read): the engine calls them
 ///   from its own I/O threads, never from the cooperative pool.
-/// - **Threading.** Implementations are `Sendable`; every method may be called concurrently.
+/// - **Threading.** Implementations are `Sendable` classes (as Nuke's `ImageCaching` is: a
+///   layer is shared state, and a class-bound existential is copied with one retain on the
+///   memory-hit path, where a value-type existential cost a runtime value-witness call); every
+///   method may be called concurrently.
 ///
 /// ```swift
 /// if let hit = try await cache.value(for: key) { return hit.bytes }
 /// try await cache.store(CachedImage(bytes: png, format: .png), for: key)
 /// ```
-public protocol ImageCache: Sendable {
+public protocol ImageCache: AnyObject, Sendable {
     /// Whether ``immediateValue(for:)`` answers for this layer (default `false`).
     var answersImmediately: Bool { get }
 
