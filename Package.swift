@@ -10,6 +10,7 @@
 //   DarkroomBMP      BMP decoder, full 8-bit alpha          (pure Swift)
 //   DarkroomFilters  standard filters and resampler         (pure Swift)
 //   DarkroomCache    memory and disk caches                (swift-crypto)
+//   DarkroomMemcached  the memcached cache kind            (CMemcached: libmemcached, dlopen)
 //   DarkroomConfig   filters.d/*.toml → validated variants  (TOMLKit)
 //   DarkroomSources  file and memory sources, file I/O
 //   DarkroomCurl     HTTP source on libcurl's multi interface (CCurlShims)
@@ -35,6 +36,7 @@ let package = Package(
         .library(name: "DarkroomConfig", targets: ["DarkroomConfig"]),
         .library(name: "DarkroomCache", targets: ["DarkroomCache"]),
         .library(name: "Darkroom", targets: ["Darkroom"]),
+        .library(name: "DarkroomMemcached", targets: ["DarkroomMemcached"]),
         .library(name: "DarkroomExampleFilters", targets: ["DarkroomExampleFilters"]),
         .library(name: "DarkroomCLI", targets: ["DarkroomCLI"]),
         .executable(name: "darkroom", targets: ["darkroom"]),
@@ -67,7 +69,10 @@ let package = Package(
             path: "Sources/CGD",
             linkerSettings: [.linkedLibrary("z")]
         ),
-        // dlopen on first use, with the reason when a library cannot be loaded (CGD, CCurlShims).
+        // libmemcached (libmemcached-dev) is loaded with dlopen on first use, not linked: a
+        // program that configures no memcached layer runs without it.
+        .target(name: "CMemcached", dependencies: ["CLibraryLoader"], path: "Sources/CMemcached"),
+        // dlopen on first use, with the reason when a library cannot be loaded (CGD, CCurlShims, CMemcached).
         .target(name: "CLibraryLoader", path: "Sources/CLibraryLoader"),
         .target(
             name: "CJPEG",
@@ -142,6 +147,11 @@ let package = Package(
             ]
         ),
         .target(name: "DarkroomExampleFilters", dependencies: ["Darkroom", "DarkroomCore"]),
+        // The memcached cache kind: a layer shared by every server of a cluster.
+        .target(
+            name: "DarkroomMemcached",
+            dependencies: ["Darkroom", "CMemcached", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // The tool's commands; an executable hands them its registry (see DarkroomTool).
         .target(
             name: "DarkroomCLI",
@@ -151,7 +161,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "darkroom", dependencies: ["DarkroomCLI", "Darkroom", "DarkroomExampleFilters"]),
+        .executableTarget(
+            name: "darkroom", dependencies: ["DarkroomCLI", "Darkroom", "DarkroomExampleFilters", "DarkroomMemcached"]),
         // The HTTP image server, kept out of `darkroom` so that the tool neither builds nor
         // starts SwiftNIO (see Docs/Architecture.md, "The image server").
         .target(
@@ -170,7 +181,8 @@ let package = Package(
             ]
         ),
         .executableTarget(
-            name: "darkroom-server", dependencies: ["DarkroomServer", "Darkroom", "DarkroomExampleFilters"]),
+            name: "darkroom-server",
+            dependencies: ["DarkroomServer", "Darkroom", "DarkroomExampleFilters", "DarkroomMemcached"]),
 
         // Micro-benchmark of ImagePipeline (Benchmarks/pipeline/run.sh builds it in release mode).
         .executableTarget(
@@ -256,6 +268,7 @@ let package = Package(
         .testTarget(name: "DarkroomPluginTests", dependencies: ["DarkroomTestSupport"]),
         // A user's cache kind and source kind, written against `import Darkroom` alone.
         .testTarget(name: "ExampleKindsTests", dependencies: ["Darkroom"]),
+        .testTarget(name: "DarkroomMemcachedTests", dependencies: ["DarkroomMemcached", "Darkroom", "DarkroomTestSupport"]),
         .testTarget(
             name: "DarkroomServerTests",
             dependencies: [

@@ -1,0 +1,90 @@
+import Foundation
+import Glibc
+
+// MARK: - LoopbackMemcached
+
+/// A real `memcached` on 127.0.0.1 at a free port, started for a test and killed with it.
+final class LoopbackMemcached: @unchecked Sendable {
+    let port: Int
+    private let process: Process
+
+    /// `host:port`, as a `servers` entry.
+    var address: String { "127.0.0.1:\(port)" }
+
+    /// Starts `memcached -l 127.0.0.1 -p PORT` (64 MB, 1 MB items) and waits until it accepts
+    /// connections.
+    init() throws {
+        port = try Self.freePort()
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        // memcached refuses to run as root unless told which user to be.
+        let user = geteuid() == 0 ? ["-u", "root"] : []
+        process.arguments = ["-l", "127.0.0.1", "-p", String(port), "-U", "0", "-m", "64", "-t", "1"] + user
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(10)
+        while !Self.accepts(port: port) {
+            guard Date() < deadline, process.isRunning else {
+                process.terminate()
+                throw StartError(message: "memcached did not start on port \(port)")
+            }
+            usleep(10_000)
+        }
+    }
+
+    deinit { kill() }
+
+    /// Ends it at once (SIGKILL), as a crash would.
+    func kill() {
+        guard process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+    }
+
+    static var binary: String {
+        ["/usr/bin/memcached", "/usr/local/bin/memcached"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/bin/memcached"
+    }
+
+    struct StartError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+
+    // MARK: - Ports
+
+    /// A port the kernel hands out for 127.0.0.1 (then released for memcached to take).
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw StartError(message: "socket: \(errno)") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
+                guard bind(fd, pointer, length) == 0 else { return -1 }
+                return getsockname(fd, pointer, &length)
+            }
+        }
+        guard bound == 0 else { throw StartError(message: "bind: \(errno)") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Whether something accepts TCP connections on 127.0.0.1:`port`.
+    static func accepts(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+}
