@@ -4,16 +4,16 @@ import Glibc
 // MARK: - LoopbackMemcached
 
 /// A real `memcached` on 127.0.0.1 at a free port, started for a test and killed with it.
-final class LoopbackMemcached: @unchecked Sendable {
-    let port: Int
+public final class LoopbackMemcached: @unchecked Sendable {
+    public let port: Int
     private let process: Process
 
     /// `host:port`, as a `servers` entry.
-    var address: String { "127.0.0.1:\(port)" }
+    public var address: String { "127.0.0.1:\(port)" }
 
     /// Starts `memcached -l 127.0.0.1 -p PORT` (64 MB, 1 MB items) and waits until it accepts
     /// connections.
-    init() throws {
+    public init() throws {
         port = try Self.freePort()
         process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
@@ -36,26 +36,26 @@ final class LoopbackMemcached: @unchecked Sendable {
     deinit { kill() }
 
     /// Ends it at once (SIGKILL), as a crash would.
-    func kill() {
+    public func kill() {
         guard process.isRunning else { return }
         Glibc.kill(process.processIdentifier, SIGKILL)
         let deadline = Date().addingTimeInterval(5)
         while process.isRunning, Date() < deadline { usleep(10_000) }
     }
 
-    static var binary: String {
+    public static var binary: String {
         ["/usr/bin/memcached", "/usr/local/bin/memcached"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/bin/memcached"
     }
 
-    struct StartError: Error, CustomStringConvertible {
-        var message: String
-        var description: String { message }
+    public struct StartError: Error, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
     }
 
     // MARK: - Ports
 
     /// A port the kernel hands out for 127.0.0.1 (then released for memcached to take).
-    static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw StartError(message: "socket: \(errno)") }
         defer { close(fd) }
@@ -75,7 +75,7 @@ final class LoopbackMemcached: @unchecked Sendable {
     }
 
     /// Whether something accepts TCP connections on 127.0.0.1:`port`.
-    static func accepts(port: Int) -> Bool {
+    public static func accepts(port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
