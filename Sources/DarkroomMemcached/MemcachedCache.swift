@@ -18,7 +18,7 @@ import Synchronization
 /// let shared = try MemcachedCache(settings: MemcachedSettings(servers: [.init(host: "127.0.0.1", port: 11211)]))
 /// try await shared.store(CachedImage(bytes: png, format: .png), for: key)
 /// ```
-public final class MemcachedCache: ImageCache, @unchecked Sendable {  // the pool is thread-safe
+public final class MemcachedCache: RenderLeasing, @unchecked Sendable {  // the pool is thread-safe
     public let settings: MemcachedSettings
     private let pool: OpaquePointer
     private let counts = Mutex(Statistics())
@@ -143,6 +143,31 @@ public final class MemcachedCache: ImageCache, @unchecked Sendable {  // the poo
         try withConnection("delete") { memc in
             let rc = item.withCString { dr_memcached_delete(memc, $0, strlen($0)) }
             guard rc == MEMCACHED_SUCCESS || rc == MEMCACHED_NOTFOUND else { throw self.failure("delete", rc, memc) }
+        }
+    }
+
+    // MARK: - RenderLeasing
+
+    public var leaseDuration: Double { settings.lease }
+
+    /// The lease's item name.
+    static func leaseName(_ key: CacheKey) -> String { "darkroom:lease:" + key.persistentName }
+
+    public func acquireLease(for key: CacheKey) throws -> Bool {
+        let item = Self.leaseName(key)
+        let expiry = time_t(settings.lease.rounded(.up))
+        return try withConnection("add") { memc in
+            let rc = item.withCString { name in dr_memcached_add(memc, name, strlen(name), "1", 1, expiry, 0) }
+            if rc == MEMCACHED_SUCCESS { return true }
+            if rc == MEMCACHED_NOTSTORED || rc == MEMCACHED_DATA_EXISTS { return false }
+            throw self.failure("add", rc, memc)
+        }
+    }
+
+    public func releaseLease(for key: CacheKey) throws {
+        let item = Self.leaseName(key)
+        try withConnection("delete") { memc in
+            _ = item.withCString { dr_memcached_delete(memc, $0, strlen($0)) }
         }
     }
 

@@ -11,6 +11,7 @@ import Darkroom
 /// max-age = "7d"             # item expiry (default 7 days)
 /// timeout = "50ms"           # connect and per-operation; a slow cache is a miss (default 50 ms)
 /// max-connections = 16       # the connection pool's size (default 16)
+/// lease = "10s"              # one server renders a missing variant; the others wait this long at most
 /// ```
 public struct MemcachedSettings: Sendable, Hashable {
     public struct Server: Sendable, Hashable {
@@ -29,6 +30,9 @@ public struct MemcachedSettings: Sendable, Hashable {
     /// Connect, poll, send and receive timeout, in seconds.
     public var timeout: Double = 0.05
     public var maxConnections: Int = 16
+    /// How long a render lease lasts, in seconds: the longest other servers wait for a render
+    /// another server took on before rendering it themselves.
+    public var lease: Double = 10
     /// How long a server that failed is left out before it is tried again, in seconds.
     public var retryAfter: Int = 2
 
@@ -37,7 +41,7 @@ public struct MemcachedSettings: Sendable, Hashable {
     }
 
     /// The table's keys.
-    public static let keys = ["servers", "max-age", "timeout", "max-connections"]
+    public static let keys = ["servers", "max-age", "timeout", "max-connections", "lease"]
 
     /// Reads a table.
     /// - Throws: ``ConfigurationError`` naming the key's `file:line`.
@@ -60,6 +64,10 @@ public struct MemcachedSettings: Sendable, Hashable {
             timeout = seconds
         }
         if let count = try table.integer("max-connections", in: 1...1024) { maxConnections = count }
+        if let seconds = try table.duration("lease") {
+            guard seconds >= 1, seconds <= 3600 else { throw table.error("lease", "must be from 1s to 1h") }
+            lease = seconds
+        }
     }
 
     /// `HOST:PORT`, `[IPv6]:PORT`, or `HOST` (port 11211).

@@ -69,6 +69,9 @@ public struct CacheLayers: Sendable {
         layers.lazy.compactMap { $0.cache as? T }.first
     }
 
+    /// The first layer that can lease renders (``RenderLeasing``): a cluster's shared layer.
+    public var leasing: CacheLayer? { layers.first { $0.cache is any RenderLeasing } }
+
     /// The layer keeping fetched originals, if one does.
     public var originals: CacheLayer? { layers.first { $0.storesOriginals } }
 

@@ -1,4 +1,5 @@
 import DarkroomCore
+import CoreMetrics
 import Logging
 
 // MARK: - Render jobs
@@ -16,7 +17,10 @@ extension PipelineCore {
                 }
             case let .variant(target, cacheKey):
                 if let hit = await cached(cacheKey) { return hit }
-                return try await rendered(spec.source, target: target, cacheKey: cacheKey, as: job)
+                guard let leasing = configuration.caches.leasing else {
+                    return try await rendered(spec.source, target: target, cacheKey: cacheKey, as: job)
+                }
+                return try await renderedOnce(spec.source, target: target, cacheKey: cacheKey, through: leasing, as: job)
             }
         } catch {
             if !(error is CancellationError) {
@@ -80,6 +84,54 @@ extension PipelineCore {
         }
         logger.debug("rendered", metadata: metadata(source, .render, variant: target.target.name))
         return RenderOutcome(bytes: encoded.bytes, format: encoded.format, image: encoded.image, layer: .rendered)
+    }
+
+    // MARK: - Once per cluster
+
+    /// Renders only when this process holds the shared layer's lease on the key; otherwise
+    /// waits (with back-off) for the holder's render to appear in that layer, and renders
+    /// itself when the lease expires first or the layer fails.
+    private func renderedOnce(
+        _ source: ResolvedSource, target: PreparedTarget, cacheKey: CacheKey, through leasing: CacheLayer,
+        as job: StageJob<RenderOutcome>
+    ) async throws -> RenderOutcome {
+        guard let layer = leasing.cache as? any RenderLeasing else {
+            return try await rendered(source, target: target, cacheKey: cacheKey, as: job)
+        }
+        // Waiting ends after two leases' time at the most: then this process renders itself.
+        let giveUp = ContinuousClock.now + .seconds(2 * layer.leaseDuration)
+        var pause = Duration.milliseconds(5)
+        while true {
+            let won: Bool
+            do {
+                won = try await withTaskExecutorPreference(threads.io) { try await layer.acquireLease(for: cacheKey) }
+            } catch {
+                metrics.lookup(leasing.name, "error")
+                return try await rendered(source, target: target, cacheKey: cacheKey, as: job)
+            }
+            if won {
+                metrics.leases.increment()
+                defer { Task { try? await layer.releaseLease(for: cacheKey) } }
+                return try await rendered(source, target: target, cacheKey: cacheKey, as: job)
+            }
+            metrics.leaseWaits.increment()
+            // Another process renders it: wait for its entry, then ask for the lease again.
+            let deadline = min(ContinuousClock.now + .seconds(layer.leaseDuration), giveUp)
+            while ContinuousClock.now < deadline {
+                try await Task.sleep(for: pause)
+                pause = min(pause * 2, .milliseconds(100))
+                if let found = try? await withTaskExecutorPreference(threads.io, operation: { try await layer.value(for: cacheKey) }) {
+                    metrics.lookup(leasing.name, "hit")
+                    for above in configuration.caches.layers.prefix(while: { $0.name != leasing.name }) {
+                        try? await above.cache.store(found, for: cacheKey)
+                    }
+                    return RenderOutcome(bytes: found.bytes, format: found.format, image: nil, layer: .init(leasing.name))
+                }
+            }
+            if ContinuousClock.now >= giveUp {
+                return try await rendered(source, target: target, cacheKey: cacheKey, as: job)
+            }
+        }
     }
 
     /// Runs `body` attached to the source's session, once its fetch has finished.

@@ -20,6 +20,9 @@ struct PipelineMetrics: Sendable {
     let downloadBytes: Counter
     /// The memory layer's counters, kept apart for the hit path (no dictionary lookup).
     let memoryHits: Counter
+    /// Renders this process took the shared layer's lease for, and renders it waited for.
+    let leases: Counter
+    let leaseWaits: Counter
     let memoryMisses: Counter
     private let lookups: [String: Counter]
     private let coalesced: [PipelineStage: Counter]
@@ -43,6 +46,8 @@ struct PipelineMetrics: Sendable {
             }
         }
         self.lookups = lookups
+        leases = Counter(label: label("render_leases_total"), dimensions: [("result", "won")], factory: factory)
+        leaseWaits = Counter(label: label("render_leases_total"), dimensions: [("result", "waited")], factory: factory)
         memoryHits = lookups[immediateLayer + "/hit"]!
         memoryMisses = lookups[immediateLayer + "/miss"]!
         var coalesced: [PipelineStage: Counter] = [:]
