@@ -61,6 +61,10 @@ public struct CacheLayers: Sendable {
     /// Whether any layer answers immediately (a memory-hit path exists).
     public var hasImmediateLayer: Bool { immediateCount > 0 }
 
+    /// Whether any layer must be waited for (disk, network): only then do lookups and stores
+    /// need the I/O threads.
+    public var hasWaitingLayers: Bool { layers.count > immediateCount }
+
     /// The layer named `name`.
     public subscript(name: String) -> CacheLayer? { layers.first { $0.name == name } }
 
@@ -153,12 +157,20 @@ public struct CacheLayers: Sendable {
 
     // MARK: - Storing and removing
 
-    /// Stores `image` in every layer; returns the failures by layer name (a failed store only
-    /// loses a cache entry, never the render).
+    /// Stores `image` in the leading layers that answer immediately, without waiting.
+    public func storeImmediately(_ image: CachedImage, for key: CacheKey) {
+        for layer in layers.prefix(immediateCount) { layer.cache.storeImmediately(image, for: key) }
+    }
+
+    /// Stores `image` in every layer (with `skippingImmediate`, in those after the leading
+    /// immediate ones, which ``storeImmediately(_:for:)`` filled); returns the failures by
+    /// layer name (a failed store only loses a cache entry, never the render).
     @discardableResult
-    public func store(_ image: CachedImage, for key: CacheKey) async -> [(layer: String, error: any Error)] {
+    public func store(
+        _ image: CachedImage, for key: CacheKey, skippingImmediate: Bool = false
+    ) async -> [(layer: String, error: any Error)] {
         var failures: [(layer: String, error: any Error)] = []
-        for layer in layers {
+        for (index, layer) in layers.enumerated() where !(skippingImmediate && index < immediateCount) {
             do {
                 try await layer.cache.store(image, for: key)
             } catch {

@@ -41,6 +41,8 @@ extension PipelineCore {
         if let (hit, layer) = caches.immediateValue(for: key) {
             return RenderOutcome(bytes: hit.bytes, format: hit.format, image: nil, layer: .init(layer))
         }
+        // Only layers that must be waited for go to the I/O threads (which loads may fill).
+        guard caches.hasWaitingLayers else { return nil }
         let found = await withTaskExecutorPreference(threads.io) {
             await caches.value(for: key, skippingImmediate: true) { layer, outcome in
                 self.metrics.lookup(layer, outcome.label)
@@ -75,8 +77,11 @@ extension PipelineCore {
         if !noStore, !configuration.caches.isEmpty {
             let caches = configuration.caches
             let value = CachedImage(bytes: encoded.bytes, format: encoded.format)
+            caches.storeImmediately(value, for: cacheKey)
             // A failed store only loses a cache entry, never the render.
-            let failures = await withTaskExecutorPreference(threads.io) { await caches.store(value, for: cacheKey) }
+            let failures = caches.hasWaitingLayers
+                ? await withTaskExecutorPreference(threads.io) { await caches.store(value, for: cacheKey, skippingImmediate: true) }
+                : []
             for (layer, error) in failures {
                 metrics.lookup(layer, "error")
                 logger.warning("cache layer failed to store: \(error)", metadata: ["layer": .string(layer)])
