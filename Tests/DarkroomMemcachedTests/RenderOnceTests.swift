@@ -60,7 +60,7 @@ struct RenderOnceTests {
         // The bound that matters (about the lease, then one render) is checked by counting: one
         // render, after waiting. The wall-clock bound is loose: the full parallel test run can
         // slow one request many times over.
-        #expect(waited < .seconds(60), "it ended: \(waited)")
+        #expect(waited < .seconds(600), "it ended: \(waited)")
         #expect(pipeline.configuration.counters?.encodes == 1)
     }
 

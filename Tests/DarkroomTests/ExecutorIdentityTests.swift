@@ -32,7 +32,8 @@ struct ExecutorIdentityTests {
         var registry = ShippedRegistry.registry
         registry.register(source: try FileSource(root: samples))
         var staged = ImagePipeline.Configuration(registry: registry, targets: targets, caches: .none)
-        staged.maximumActiveProcessing = 2
+        // One processing thread: this test renders a lot, and the other suites run beside it.
+        staged.maximumActiveProcessing = 1
         let pipeline = ImagePipeline(configuration: staged)
         // The same pipeline over the inline executor's disk layer: every answer must be a hit.
         let sharing = ImagePipeline(configuration: .init(registry: registry, targets: targets, caches: .standard(disk: disk)))
