@@ -147,15 +147,23 @@ public struct CacheLayers: Sendable {
                 continue
             }
             observe(layer.name, .hit)
-            for above in layers[..<index] {
-                try? await above.cache.store(hit, for: key)
-            }
+            await fill(hit, for: key, above: index)
             return (hit, layer.name)
         }
         return nil
     }
 
     // MARK: - Storing and removing
+
+    /// Stores a hit of the layer at `index` in every layer above it (failures only lose entries).
+    func fill(_ image: CachedImage, for key: CacheKey, above index: Int) async {
+        for above in layers[..<index] {
+            try? await above.cache.store(image, for: key)
+        }
+    }
+
+    /// The position of the layer named `name`, if any.
+    func index(of name: String) -> Int? { layers.firstIndex { $0.name == name } }
 
     /// Stores `image` in the leading layers that answer immediately, without waiting.
     public func storeImmediately(_ image: CachedImage, for key: CacheKey) {

@@ -127,8 +127,8 @@ extension PipelineCore {
                 pause = min(pause * 2, .milliseconds(100))
                 if let found = try? await withTaskExecutorPreference(threads.io, operation: { try await layer.value(for: cacheKey) }) {
                     metrics.lookup(leasing.name, "hit")
-                    for above in configuration.caches.layers.prefix(while: { $0.name != leasing.name }) {
-                        try? await above.cache.store(found, for: cacheKey)
+                    if let index = configuration.caches.index(of: leasing.name) {
+                        await configuration.caches.fill(found, for: cacheKey, above: index)
                     }
                     return RenderOutcome(bytes: found.bytes, format: found.format, image: nil, layer: .init(leasing.name))
                 }
