@@ -3,13 +3,18 @@
 
 #include <library_loader.h>
 #include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 // MARK: - The functions Darkroom calls
 
 #define DARKROOM_MEMCACHED_FUNCTIONS(X)                                                          \
     X(memcached_create) X(memcached_free) X(memcached_server_add) X(memcached_behavior_set)      \
-    X(memcached_strerror) X(memcached_get) X(memcached_set) X(memcached_add) X(memcached_delete)
+    X(memcached_strerror) X(memcached_get) X(memcached_set) X(memcached_add) X(memcached_delete)      \
+    X(memcached_mget) X(memcached_fetch_result) X(memcached_result_create) X(memcached_result_free)   \
+    X(memcached_result_key_value) X(memcached_result_key_length) X(memcached_result_value)       \
+    X(memcached_result_length) X(memcached_increment_with_initial)
 
 #define DARKROOM_MEMCACHEDUTIL_FUNCTIONS(X) \
     X(memcached_pool_create) X(memcached_pool_fetch) X(memcached_pool_release) X(memcached_pool_destroy)
@@ -103,6 +108,57 @@ memcached_return_t dr_memcached_add(memcached_st *memc, const char *key, size_t 
 
 memcached_return_t dr_memcached_delete(memcached_st *memc, const char *key, size_t key_length) {
     return ready() ? api.memcached_delete(memc, key, key_length, 0) : MEMCACHED_FAILURE;
+}
+
+memcached_return_t dr_memcached_get_many(memcached_st *memc, const char *const *keys, const size_t *key_lengths,
+                                         size_t count, char **values, size_t *value_lengths) {
+    for (size_t i = 0; i < count; i++) {
+        values[i] = NULL;
+        value_lengths[i] = 0;
+    }
+    if (!ready()) return MEMCACHED_FAILURE;
+    memcached_return_t rc = api.memcached_mget(memc, keys, key_lengths, count);
+    if (rc != MEMCACHED_SUCCESS && rc != MEMCACHED_SOME_ERRORS) return rc;
+    // On the caller's stack: memcached_fetch_result frees a result it finds heap-allocated
+    // when the last value has been read, and only empties one that is not.
+    memcached_result_st storage;
+    memcached_result_st *result = api.memcached_result_create(memc, &storage);
+    if (result == NULL) return MEMCACHED_MEMORY_ALLOCATION_FAILURE;
+    memcached_return_t failure = MEMCACHED_SUCCESS;
+    memcached_return_t fetched;
+    while (api.memcached_fetch_result(memc, result, &fetched) != NULL) {
+        const char *key = api.memcached_result_key_value(result);
+        size_t key_length = api.memcached_result_key_length(result);
+        for (size_t i = 0; i < count; i++) {
+            if (values[i] != NULL || key_lengths[i] != key_length || memcmp(keys[i], key, key_length) != 0) continue;
+            // Copied: the result's own buffer is reused for the next key.
+            size_t length = api.memcached_result_length(result);
+            values[i] = malloc(length > 0 ? length : 1);
+            if (values[i] == NULL) {
+                failure = MEMCACHED_MEMORY_ALLOCATION_FAILURE;
+            } else {
+                if (length > 0) memcpy(values[i], api.memcached_result_value(result), length);
+                value_lengths[i] = length;
+            }
+            break;
+        }
+    }
+    if (fetched != MEMCACHED_END && fetched != MEMCACHED_SUCCESS && fetched != MEMCACHED_NOTFOUND) failure = fetched;
+    api.memcached_result_free(result);
+    if (failure == MEMCACHED_SUCCESS && rc == MEMCACHED_SOME_ERRORS) failure = rc;
+    if (failure != MEMCACHED_SUCCESS) {
+        for (size_t i = 0; i < count; i++) {
+            free(values[i]);
+            values[i] = NULL;
+        }
+    }
+    return failure;
+}
+
+memcached_return_t dr_memcached_increment(memcached_st *memc, const char *key, size_t key_length, uint64_t initial,
+                                          uint64_t *value) {
+    return ready() ? api.memcached_increment_with_initial(memc, key, key_length, 1, initial, 0, value)
+                   : MEMCACHED_FAILURE;
 }
 
 memcached_pool_st *dr_memcached_pool_create(memcached_st *memc, uint32_t initial, uint32_t max) {

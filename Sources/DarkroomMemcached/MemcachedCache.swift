@@ -10,7 +10,9 @@ import Synchronization
 /// failed servers left out for a while then retried) behind a pool of connections.
 ///
 /// Items are ``MemcachedEntry`` values under `darkroom:` + the key's SHA-256, expiring after
-/// `max-age`; every read is verified, so a torn or foreign value is a miss. A slow or absent
+/// `max-age`; every read is verified, so a torn or foreign value is a miss. A purge by source
+/// holds on every server at once (a per-source generation read with each entry), and is
+/// logged so that every server drops the source from its own layers too (``PurgeLog``). A slow or absent
 /// server is a miss too (the operation times out and throws), never a failed request. An
 /// image larger than the server's item limit is not stored (``statistics`` counts it).
 ///
@@ -21,7 +23,9 @@ import Synchronization
 public final class MemcachedCache: RenderLeasing, @unchecked Sendable {  // the pool is thread-safe
     public let settings: MemcachedSettings
     private let pool: OpaquePointer
-    private let counts = Mutex(Statistics())
+    let counts = Mutex(Statistics())
+    /// A purge log entry found missing, and since when (``purges(after:)``).
+    let missingPurgeEntry = Mutex<(UInt64, ContinuousClock.Instant)?>(nil)
 
     /// What the layer has seen since it was made.
     public struct Statistics: Sendable, Hashable {
@@ -34,6 +38,8 @@ public final class MemcachedCache: RenderLeasing, @unchecked Sendable {  // the 
         public var stored = 0
         /// Renders larger than the server's item limit, not stored.
         public var tooLarge = 0
+        /// Sources purged through this layer.
+        public var purges = 0
     }
 
     /// - Throws: ``MemcachedError`` when libmemcached cannot be loaded or a server not added.
@@ -93,34 +99,29 @@ public final class MemcachedCache: RenderLeasing, @unchecked Sendable {  // the 
     // MARK: - ImageCache
 
     public func value(for key: CacheKey) throws -> CachedImage? {
-        let item = Self.itemName(key)
-        // .none: not stored; .some(nil): stored but refused by verification.
-        let image: CachedImage?? = try withConnection("get") { memc in
-            var length = 0
-            var flags: UInt32 = 0
-            var rc = MEMCACHED_SUCCESS
-            let value = item.withCString { dr_memcached_get(memc, $0, strlen($0), &length, &flags, &rc) }
-            guard let value else {
-                if rc == MEMCACHED_NOTFOUND { return .none }
-                throw self.failure("get", rc, memc)
-            }
-            defer { free(value) }
-            return .some(MemcachedEntry.decode(UnsafeRawBufferPointer(start: value, count: length), key: key))
+        // The entry and its source's generation, in one request per server.
+        let found = try getMany("get", [Self.itemName(key), Self.generationName(key.source)])
+        let image: CachedImage?
+        if let entry = found[0], let generation = found[1] {
+            image = entry.withUnsafeBytes { MemcachedEntry.decode($0, key: key, generation: generation) }
+        } else {
+            image = nil
         }
-        let found = image ?? nil
         counts.withLock { counts in
-            switch image {
-            case .some(.some): counts.hits += 1
-            case .some(.none): counts.rejected += 1
-            case .none: counts.misses += 1
+            if image != nil {
+                counts.hits += 1
+            } else if found[0] != nil {
+                counts.rejected += 1  // damaged, foreign, or stored before its source was purged
+            } else {
+                counts.misses += 1
             }
         }
-        return found
+        return image
     }
 
     public func store(_ image: CachedImage, for key: CacheKey) throws {
         let item = Self.itemName(key)
-        let value = MemcachedEntry.encode(image, key: key)
+        let value = MemcachedEntry.encode(image, key: key, generation: try generation(of: key.source))
         try withConnection("set") { memc in
             let rc = item.withCString { name in
                 value.withUnsafeBufferPointer { bytes in
@@ -174,7 +175,7 @@ public final class MemcachedCache: RenderLeasing, @unchecked Sendable {  // the 
     // MARK: - Connections
 
     /// Runs `body` with a connection from the pool (waiting at most the timeout for one).
-    private func withConnection<T>(_ operation: String, _ body: (UnsafeMutablePointer<memcached_st>) throws -> T) throws -> T {
+    func withConnection<T>(_ operation: String, _ body: (UnsafeMutablePointer<memcached_st>) throws -> T) throws -> T {
         var rc = MEMCACHED_SUCCESS
         let milliseconds = max(1, Int((settings.timeout * 1000).rounded()))
         guard let memc = dr_memcached_pool_fetch(pool, milliseconds, &rc) else {
@@ -183,6 +184,54 @@ public final class MemcachedCache: RenderLeasing, @unchecked Sendable {  // the 
         }
         defer { _ = dr_memcached_pool_release(pool, memc) }
         return try body(memc)
+    }
+
+    /// The values of `items` (`nil` for a missing one), fetched with one request per server.
+    func getMany(_ operation: String, _ items: [String]) throws -> [[UInt8]?] {
+        try withConnection(operation) { memc in
+            let names = items.map { strdup($0) }
+            defer { names.forEach { free($0) } }
+            let lengths = items.map { $0.utf8.count }
+            var values = [UnsafeMutablePointer<CChar>?](repeating: nil, count: items.count)
+            var valueLengths = [Int](repeating: 0, count: items.count)
+            let rc = names.map { UnsafePointer($0) }.withUnsafeBufferPointer { keys in
+                dr_memcached_get_many(memc, keys.baseAddress, lengths, items.count, &values, &valueLengths)
+            }
+            guard rc == MEMCACHED_SUCCESS else { throw self.failure(operation, rc, memc) }
+            return zip(values, valueLengths).map { value, length in
+                guard let value else { return nil }
+                defer { free(value) }
+                return Array(UnsafeRawBufferPointer(start: value, count: length))
+            }
+        }
+    }
+
+    /// Stores `value` under `item` (`add`: only when absent), never expiring when `expiry` is 0.
+    func write(_ operation: String, _ item: String, _ value: [UInt8], expiry: Int, onlyIfAbsent: Bool = false) throws -> Bool {
+        try withConnection(operation) { memc in
+            let rc = item.withCString { name in
+                value.withUnsafeBufferPointer { bytes in
+                    bytes.withMemoryRebound(to: CChar.self) {
+                        onlyIfAbsent
+                            ? dr_memcached_add(memc, name, strlen(name), $0.baseAddress, $0.count, time_t(expiry), 0)
+                            : dr_memcached_set(memc, name, strlen(name), $0.baseAddress, $0.count, time_t(expiry), 0)
+                    }
+                }
+            }
+            if rc == MEMCACHED_SUCCESS { return true }
+            if onlyIfAbsent && (rc == MEMCACHED_NOTSTORED || rc == MEMCACHED_DATA_EXISTS) { return false }
+            throw self.failure(operation, rc, memc)
+        }
+    }
+
+    /// Adds one to the counter `item` (created at `initial` when absent); its new value.
+    func increment(_ item: String, initial: UInt64) throws -> UInt64 {
+        try withConnection("incr") { memc in
+            var value: UInt64 = 0
+            let rc = item.withCString { dr_memcached_increment(memc, $0, strlen($0), initial, &value) }
+            guard rc == MEMCACHED_SUCCESS else { throw self.failure("incr", rc, memc) }
+            return value
+        }
     }
 
     private func failure(_ operation: String, _ rc: memcached_return_t, _ memc: UnsafeMutablePointer<memcached_st>) -> MemcachedError {

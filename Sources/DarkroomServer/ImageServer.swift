@@ -84,12 +84,16 @@ public struct ImageServer: Sendable {
 
     private func answer(_ request: ImageServerRequest) async -> ImageServerResponse {
         let isHead = request.method == "HEAD"
-        guard request.method == "GET" || isHead else {
-            return .failure(ServerFailure(status: 405, message: "method \(request.method) is not allowed: use GET or HEAD"))
-        }
         let path = request.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
         do {
-            switch try ImageServerRoute(path: path, signer: settings.signer) {
+            let route = try ImageServerRoute(path: path, signer: settings.signer)
+            if route == .purge { return try await purge(request) }
+            guard request.method == "GET" || isHead else {
+                throw ServerFailure(status: 405, message: "method \(request.method) is not allowed: use GET or HEAD")
+            }
+            switch route {
+            case .purge:
+                return try await purge(request)
             case .health:
                 return .text("ok\n", isHead: isHead)
             case .metrics:
@@ -114,7 +118,7 @@ public struct ImageServer: Sendable {
     }
 
     /// Refuses a source whose kind the settings switch off, saying how to switch it on.
-    private func checkAllowed(_ source: String) throws(ServerFailure) {
+    func checkAllowed(_ source: String) throws(ServerFailure) {
         if let schemeEnd = source.firstRange(of: "://") {
             let scheme = source[..<schemeEnd.lowerBound].lowercased()
             guard scheme == "http" || scheme == "https" else {

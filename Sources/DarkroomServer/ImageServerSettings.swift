@@ -42,6 +42,9 @@ public struct ImageServerSettings: Sendable {
     /// `max-age` of a fallback image served in place of a failed source (default 60 s): the
     /// source may be back soon.
     public var fallbackMaxAge: Int
+    /// The bearer token of `POST /admin/purge`; `nil` (the default) switches the endpoint off
+    /// (`darkroom-server` takes it from `$DARKROOM_ADMIN_TOKEN`).
+    public var adminToken: String?
 
     public init(root: String? = nil, allowsRemoteSources: Bool = true, signer: URLSigner? = nil, maxAge: Int = 86_400) {
         self.root = root

@@ -25,6 +25,13 @@ enum RawMemcached {
         guard reply.starts(with: Array("STORED".utf8)) else { throw Failure(message: String(decoding: reply, as: UTF8.self)) }
     }
 
+    static func delete(_ key: String, port: Int) throws {
+        let reply = try exchange(Array("delete \(key)\r\n".utf8), port: port, until: Array("\r\n".utf8))
+        guard reply.starts(with: Array("DELETED".utf8)) || reply.starts(with: Array("NOT_FOUND".utf8)) else {
+            throw Failure(message: String(decoding: reply, as: UTF8.self))
+        }
+    }
+
     static func copy(from source: String, to destination: String, port: Int) throws {
         guard let value = try get(source, port: port) else { throw Failure(message: "\(source) is not stored") }
         try set(destination, value, port: port)

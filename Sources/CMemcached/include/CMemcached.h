@@ -34,6 +34,14 @@ memcached_return_t dr_memcached_set(memcached_st *memc, const char *key, size_t 
 memcached_return_t dr_memcached_add(memcached_st *memc, const char *key, size_t key_length, const char *value,
                                     size_t value_length, time_t expiration, uint32_t flags);
 memcached_return_t dr_memcached_delete(memcached_st *memc, const char *key, size_t key_length);
+/// Gets `count` keys with one request per server (memcached_mget). Each found key's value is
+/// put in `values[i]` (malloc'd: release it with `free`), a missing one leaves NULL. Any error
+/// (a server down, a timeout) is returned, with every value NULL.
+memcached_return_t dr_memcached_get_many(memcached_st *memc, const char *const *keys, const size_t *key_lengths,
+                                         size_t count, char **values, size_t *value_lengths);
+/// Adds one to the counter `key`, creating it at `initial` (never expiring) when absent.
+memcached_return_t dr_memcached_increment(memcached_st *memc, const char *key, size_t key_length, uint64_t initial,
+                                          uint64_t *value);
 
 /// A pool of `max` clones of `memc` (which the pool owns from then on).
 memcached_pool_st *dr_memcached_pool_create(memcached_st *memc, uint32_t initial, uint32_t max);

@@ -42,6 +42,8 @@ public final class ImagePipeline: Sendable {
     private let firstImmediate: (any ImageCache)?
     private let firstImmediateLayer: ImageResponse.CacheLayer
     private let hasImmediateLayer: Bool
+    /// Follows the shared layers' purge logs, when there are any (released with the pipeline).
+    private let purgeFollower: PurgeFollower?
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -51,6 +53,32 @@ public final class ImagePipeline: Sendable {
         self.firstImmediateLayer = ImageResponse.CacheLayer(first?.name ?? "memory")
         self.core = PipelineCore(configuration: configuration)
         self.targets = configuration.variants.mapValues(PreparedTarget.init)
+        let follower = PurgeFollower(caches: configuration.caches, logger: configuration.logger)
+        if let interval = configuration.purgePollInterval, interval > 0, follower.hasLogs {
+            purgeFollower = follower
+            PurgeFollower.run(follower, every: interval, on: core.threads.io)
+        } else {
+            purgeFollower = nil
+        }
+    }
+
+    // MARK: - Purging
+
+    /// Removes every cached render (and kept original) of `location` from every layer; a
+    /// shared layer that keeps a ``PurgeLog`` passes the purge on to the other servers.
+    /// Returns the source's key and, per layer, how many entries went or why it could not.
+    ///
+    /// ```swift
+    /// let (key, results) = try await pipeline.removeCachedImages(for: "https://example.com/cat.jpg")
+    /// ```
+    /// - Throws: ``DarkroomError`` when no source takes `location`.
+    public func removeCachedImages(for location: String) async throws
+        -> (sourceKey: String, removed: [(layer: String, removed: Result<Int, any Error>)])
+    {
+        let key = try configuration.registry.source(for: location).key(for: location)
+        let caches = configuration.caches
+        let results = await withTaskExecutorPreference(core.threads.io) { await caches.removeAll(forSource: key) }
+        return (key, results)
     }
 
     // MARK: - Requests

@@ -61,6 +61,10 @@ extension ImagePipeline {
         public var metricsFactory: (any MetricsFactory)?
         /// Counts decodes, filter runs and encodes (for tests and diagnostics).
         public var counters: StageCounters?
+        /// How often, in seconds, the pipeline reads the purge log of its shared layers
+        /// (``PurgeLog``) to drop sources purged through other servers from its own layers
+        /// (default 0.25; `nil` never: then only this process's purges apply to its layers).
+        public var purgePollInterval: Double?
 
         /// A configuration over explicit targets and caches (by default one memory layer of
         /// 100 MB, ``CacheLayers/memory()``).
@@ -79,6 +83,7 @@ extension ImagePipeline {
             self.metricsPrefix = "darkroom"
             self.metricsFactory = nil
             self.counters = nil
+            self.purgePollInterval = 0.25
         }
 
         /// A configuration over a `filters.d/` configuration's variants and cache layers

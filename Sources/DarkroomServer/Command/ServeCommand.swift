@@ -35,6 +35,8 @@ struct ServeCommand: ParsableCommand {
     )
 
     static let keyVariable = "DARKROOM_KEY"
+    /// The admin endpoint's bearer token (`POST /admin/purge`); unset, the endpoint is off.
+    static let adminTokenVariable = "DARKROOM_ADMIN_TOKEN"
     static let saltVariable = "DARKROOM_SALT"
 
     @Option(help: "The filters.d folder (default: $DARKROOM_CONFIG, else ./filters.d, else the embedded default).")
@@ -120,6 +122,7 @@ struct ServeCommand: ParsableCommand {
         if !noCache, let error = configuration.cacheErrors.first { throw ServerStartFailure("darkroom-server: error: \(error)") }
         var settings = ImageServerSettings(root: root, allowsRemoteSources: !noRemote, maxAge: maxAge)
         settings.signer = try signer()
+        settings.adminToken = try adminToken()
         settings.negotiatesWebP = autoWebP
         settings.negotiatesAVIF = autoAVIF
         if autoAVIF && !registry.writableFormats.contains(.avif) {
@@ -165,6 +168,16 @@ struct ServeCommand: ParsableCommand {
         return try URLSigner(hexKey: key, hexSalt: salt)
     }
 
+    /// `$DARKROOM_ADMIN_TOKEN`, or `nil` when it is unset or empty (the endpoint is off).
+    private func adminToken() throws -> String? {
+        guard let token = ProcessInfo.processInfo.environment[Self.adminTokenVariable], !token.isEmpty else { return nil }
+        guard token.count >= AdminEndpoint.minimumTokenLength, token.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
+            throw ServerStartFailure(
+                "darkroom-server: error: $\(Self.adminTokenVariable) must be at least \(AdminEndpoint.minimumTokenLength) printable ASCII characters without spaces")
+        }
+        return token
+    }
+
     /// The `--fallback` image's bytes, refused now if `registry` cannot decode them (a broken
     /// fallback would otherwise be found out only when a source fails).
     private func readFallback(_ path: String, registry: Registry) throws -> [UInt8] {
@@ -192,6 +205,7 @@ struct ServeCommand: ParsableCommand {
             settings.signer == nil ? "unsigned paths" : "signed paths only",
             settings.negotiatedFormats.isEmpty ? nil : "\(negotiated(settings)) to clients that accept it",
             settings.metrics == nil ? nil : "metrics at /metrics",
+            settings.adminToken == nil ? nil : "admin endpoint at /admin/purge",
         ].compactMap { $0 }.joined(separator: "; ")
     }
 }

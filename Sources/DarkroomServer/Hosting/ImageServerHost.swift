@@ -43,9 +43,19 @@ public struct ImageServerHost: Sendable {
         let server = self.server
         let logger = self.logger
         let responder = CallbackResponder<ImageServerRequestContext> { request, context in
+            let path = request.head.path ?? "/"
+            // Only the admin endpoint reads a body (bounded); image requests never do.
+            var body: [UInt8] = []
+            if request.method == .post, path.hasPrefix("/admin/") {
+                guard let buffer = try? await request.body.collect(upTo: ImageServerRequest.maximumBodySize) else {
+                    return Self.hummingbirdResponse(.failure(ServerFailure(
+                        status: 413, message: "the request body is over \(ImageServerRequest.maximumBodySize) bytes")))
+                }
+                body = Array(buffer.readableBytesView)
+            }
             let served = ImageServerRequest(
-                method: request.method.rawValue, path: request.head.path ?? "/", ifNoneMatch: request.headers[.ifNoneMatch],
-                accept: request.headers[.accept])
+                method: request.method.rawValue, path: path, ifNoneMatch: request.headers[.ifNoneMatch],
+                accept: request.headers[.accept], authorization: request.headers[.authorization], body: body)
             // A client that leaves (closes or drops the connection) cancels its render.
             let response = if let connection = context.connection {
                 await connection.serve { await server.respond(to: served) }

@@ -44,7 +44,8 @@ public struct ImageServerResponse: Sendable {
             status: failure.status,
             headers: [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store")],
             body: Array("\(failure.message)\n".utf8))
-        if failure.status == 405 { response.headers.append(("Allow", "GET, HEAD")) }
+        if failure.status == 405 { response.headers.append(("Allow", failure.allowed ?? "GET, HEAD")) }
+        if failure.status == 401 { response.headers.append(("WWW-Authenticate", "Bearer")) }
         return response
     }
 }
@@ -66,10 +67,23 @@ public struct ImageServerRequest: Sendable {
     /// The `Accept` header, if any (for ``FormatNegotiation``).
     public var accept: String?
 
-    public init(method: String, path: String, ifNoneMatch: String? = nil, accept: String? = nil) {
+    /// The `Authorization` header, if any (the admin endpoint's bearer token).
+    public var authorization: String?
+    /// The request body (read for the admin endpoint only, at most ``maximumBodySize`` bytes).
+    public var body: [UInt8]
+
+    /// The largest request body the server reads.
+    public static let maximumBodySize = 64 * 1024
+
+    public init(
+        method: String, path: String, ifNoneMatch: String? = nil, accept: String? = nil, authorization: String? = nil,
+        body: [UInt8] = []
+    ) {
         self.method = method
         self.path = path
         self.ifNoneMatch = ifNoneMatch
         self.accept = accept
+        self.authorization = authorization
+        self.body = body
     }
 }

@@ -12,7 +12,8 @@ import DarkroomCore
 /// | 400 | a malformed path, a source no source type accepts, an invalid URL |
 /// | 403 | a missing or wrong signature, a file outside the root, a host not allowed, a source type switched off |
 /// | 404 | an unknown variant, a missing file, a remote 404 or 410 |
-/// | 405 | a method other than GET and HEAD |
+/// | 401 | the admin endpoint without the right bearer token |
+/// | 405 | a method other than GET and HEAD (POST for the admin endpoint) |
 /// | 422 | bytes that are not a readable image, or too large (pixels or bytes); a variant that cannot apply to this source (a crop outside it, an output over the pixel limit) |
 /// | 500 | an encoder or other internal failure |
 /// | 502 | any other failed fetch |
@@ -26,10 +27,13 @@ import DarkroomCore
 public struct ServerFailure: Error, Sendable, Equatable, CustomStringConvertible {
     public var status: Int
     public var message: String
+    /// For a 405: the methods the path takes (`Allow`); `nil` is `GET, HEAD`.
+    public var allowed: String?
 
-    public init(status: Int, message: String) {
+    public init(status: Int, message: String, allowed: String? = nil) {
         self.status = status
         self.message = message
+        self.allowed = allowed
     }
 
     public static func badRequest(_ message: String) -> ServerFailure { .init(status: 400, message: message) }

@@ -4,6 +4,7 @@
 ///
 /// - `/health` — a liveness check.
 /// - `/metrics` — the metrics, when the server has them (``ServerMetrics``).
+/// - `/admin/purge` — the admin endpoint, when the server has a token (``AdminEndpoint``).
 /// - `/VARIANT/SOURCE` — the variant of a source, `SOURCE` being a path under the server's
 ///   root (`photos/cat.jpg`) or a percent-encoded `http(s)` URL
 ///   (`https%3A%2F%2Fexample.com%2Fcat.jpg`; `https://example.com/cat.jpg` as it is works too
@@ -19,6 +20,7 @@
 public enum ImageServerRoute: Sendable, Equatable {
     case health
     case metrics
+    case purge
     case image(variant: String, source: String)
 
     /// The route of a request path (the raw path, without the query).
@@ -32,6 +34,9 @@ public enum ImageServerRoute: Sendable, Equatable {
             return
         case "/metrics":
             self = .metrics
+            return
+        case "/admin/purge":
+            self = .purge
             return
         default:
             break

@@ -1,0 +1,46 @@
+import DarkroomTestSupport
+import Foundation
+
+// MARK: - TestCluster
+
+/// Three `darkroom-server` processes on one configuration whose caches are a memory layer and
+/// a memcached layer over two real memcached processes, serving the fixture's root (and,
+/// with `remote`, loopback http sources).
+struct TestCluster {
+    let memcached: [LoopbackMemcached]
+    let fixture: ServerFixture
+    let config: TemporaryDirectory
+    var nodes: [ServerProcess]
+
+    /// The admin token the nodes are started with (`$DARKROOM_ADMIN_TOKEN`).
+    static let adminToken = "cluster-test-token-0123456789"
+
+    static func start(servers: Int = 3, remote: Bool = false, extraConfig: String = "") async throws -> TestCluster {
+        let memcached = try [LoopbackMemcached(), LoopbackMemcached()]
+        let fixture = try ServerFixture()
+        let config = try TemporaryDirectory(prefix: "darkroom-cluster-config")
+        let addresses = memcached.map { "\"\($0.address)\"" }.joined(separator: ", ")
+        try (ServerFixture.configurationText + """
+
+            [caches.memory]
+            capacity = "10MB"
+
+            [caches.shared]
+            type = "memcached"
+            servers = [\(addresses)]
+            timeout = "200ms"
+            \(extraConfig)
+            """).write(toFile: config.path("10-cluster.toml"), atomically: true, encoding: .utf8)
+        var arguments = ["--config", config.url.path, "--root", fixture.root.url.path]
+        if !remote { arguments.append("--no-remote") }
+        var nodes: [ServerProcess] = []
+        for _ in 0..<servers {
+            nodes.append(try await ServerProcess.start(arguments, environment: ["DARKROOM_ADMIN_TOKEN": adminToken]))
+        }
+        return TestCluster(memcached: memcached, fixture: fixture, config: config, nodes: nodes)
+    }
+
+    func stop() async throws {
+        for node in nodes { _ = try await node.stop() }
+    }
+}
