@@ -83,7 +83,7 @@ struct BatchOptions: Equatable {
             renderer = CommandRegistry.renderer(caches: caches)
             if found.inputs.contains(where: \.isURL) {
                 try CommandRegistry.requireSourceSettings(configuration)
-                pipeline = CommandRegistry.pipeline(for: configuration, targets: targets, caches: caches, jobs: jobs)
+                pipeline = try CommandRegistry.pipeline(for: configuration, targets: targets, caches: caches, jobs: jobs)
             }
         } catch {
             throw CommandFailure.exit(subject: "cache", error)

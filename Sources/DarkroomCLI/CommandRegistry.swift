@@ -52,18 +52,27 @@ enum CommandRegistry {
         if let error = configuration.sourceErrors.first { throw SettingsError(diagnostic: error) }
     }
 
+    /// Whether `location` is for a source kind `[sources.*]` configures (`s3://…`), which the
+    /// pipeline loads; `false` for files, http(s) URLs and unknown schemes.
+    static func isConfiguredSource(_ location: String, configuration: Configuration) throws -> Bool {
+        guard location.contains("://"), !BatchInput.isURL(location), !configuration.sourceTables.isEmpty else { return false }
+        let registry = try shared.registeringSources(of: configuration.sourceTables)
+        guard let source = try? registry.source(for: location) else { return false }
+        return source.name != "file"
+    }
+
     /// A renderer going through `caches`, or straight to work without them.
     static func renderer(caches: CacheLayers) -> CachingRenderer {
         CachingRenderer(renderer: VariantRenderer(registry: shared), caches: caches)
     }
 
-    /// A pipeline for URL inputs: the tool's registry plus an ``HTTPSource`` with the
-    /// configuration's `[sources.http]` settings, rendering `targets` by name, through the same
+    /// A pipeline for URL inputs: the tool's registry plus the sources `[sources.*]` configure
+    /// (`s3`) and an ``HTTPSource`` with the configuration's `[sources.http]` settings, rendering `targets` by name, through the same
     /// `caches` as the renderer. `jobs` bounds the processing.
     static func pipeline(
         for configuration: Configuration, targets: [RenderTarget], caches: CacheLayers, jobs: Int
-    ) -> ImagePipeline {
-        var registry = shared
+    ) throws -> ImagePipeline {
+        var registry = try shared.registeringSources(of: configuration.sourceTables)
         registry.register(source: HTTPSource(settings: configuration.httpSourceSettings))
         var settings = ImagePipeline.Configuration(registry: registry, targets: targets, caches: caches)
         settings.maximumActiveProcessing = max(1, jobs)

@@ -108,12 +108,13 @@ struct RenderCommand: ParsableCommand {
             }
             targets = [RenderTarget(name: "custom", chain: FilterChain(chain), encoding: encoding)]
         }
-        try BatchInput.refuseOtherSchemes(source)
+        let configuredSource = try CommandRegistry.isConfiguredSource(source, configuration: configuration)
+        if !configuredSource { try BatchInput.refuseOtherSchemes(source) }
         let rendered: [(name: String, bytes: [UInt8], format: ImageFormat, cached: String?)]
-        if BatchInput.isURL(source) {
+        if BatchInput.isURL(source) || configuredSource {
             try CommandRegistry.requireSourceSettings(configuration)
             let caches = try CommandRegistry.caches(for: configuration, noCache: noCache)
-            let pipeline = CommandRegistry.pipeline(for: configuration, targets: targets, caches: caches, jobs: 1)
+            let pipeline = try CommandRegistry.pipeline(for: configuration, targets: targets, caches: caches, jobs: 1)
             let names = targets.map(\.name)
             rendered = try BlockingWait.run { try await pipeline.images(for: source, variants: names) }.map { response in
                 let cached = response.cacheLayer.isCache ? response.cacheLayer.rawValue : nil

@@ -10,7 +10,16 @@ struct CurlRequest: Sendable {
     /// Header lines, `"Name: value"`.
     var headerLines: [String]
     var basicCredentials: (user: String, password: String)?
+    /// AWS Signature V4 signing (libcurl's `CURLOPT_AWS_SIGV4`).
+    var awsSignature: AWSSignature?
     var settings: HTTPSourceSettings
+
+    struct AWSSignature: Sendable {
+        /// `aws:amz:REGION:SERVICE`.
+        var provider: String
+        var accessKey: String
+        var secretKey: String
+    }
 }
 
 // MARK: - CurlResponse
@@ -101,6 +110,11 @@ final class CurlTransfer: @unchecked Sendable {
             set(CURLOPT_HTTPAUTH, 1)  // CURLAUTH_BASIC (a macro Swift cannot import)
             set(CURLOPT_USERNAME, user)
             set(CURLOPT_PASSWORD, password)
+        }
+        if let signature = request.awsSignature {
+            set(CURLOPT_AWS_SIGV4, signature.provider)
+            set(CURLOPT_USERNAME, signature.accessKey)
+            set(CURLOPT_PASSWORD, signature.secretKey)
         }
         var list: UnsafeMutablePointer<curl_slist>?
         for line in request.headerLines {

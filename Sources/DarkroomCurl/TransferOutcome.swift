@@ -30,11 +30,26 @@ enum TransferOutcome {
         case 200..<400:
             return .response(response)
         case 429, 500..<600:
-            let error = failed("HTTP \(response.head.statusDescription)", status: status, kind: .httpStatus)
+            let error = failed("HTTP \(response.head.statusDescription)\(storeError(response))", status: status, kind: .httpStatus)
             return .retry(error, retryAfter: RetryAfter.seconds(response.head["retry-after"]))
         default:
-            return .failure(failed("HTTP \(response.head.statusDescription)", status: status, kind: .httpStatus))
+            return .failure(failed("HTTP \(response.head.statusDescription)\(storeError(response))", status: status, kind: .httpStatus))
         }
+    }
+
+    /// ` (Code: Message)` from an S3-style XML error body (`<Error><Code>…</Code><Message>…`),
+    /// which object stores and the CDNs in front of them send; `""` for any other body.
+    static func storeError(_ response: CurlResponse) -> String {
+        guard response.body.count <= 64 * 1024, response.head["content-type"]?.lowercased().contains("xml") == true else { return "" }
+        let text = String(decoding: response.body, as: UTF8.self)
+        func element(_ name: String) -> String? {
+            guard let open = text.firstRange(of: "<\(name)>"), let close = text[open.upperBound...].firstRange(of: "</\(name)>")
+            else { return nil }
+            let value = text[open.upperBound..<close.lowerBound].filter { !$0.isNewline }
+            return value.isEmpty ? nil : String(value.prefix(200))
+        }
+        guard let code = element("Code") else { return "" }
+        return element("Message").map { " (\(code): \($0))" } ?? " (\(code))"
     }
 
     // MARK: - Transport failures

@@ -122,6 +122,8 @@ public struct ImageServer: Sendable {
         if let schemeEnd = source.firstRange(of: "://") {
             let scheme = source[..<schemeEnd.lowerBound].lowercased()
             guard scheme == "http" || scheme == "https" else {
+                // A configured source kind's scheme (s3://): the source checks the rest (buckets).
+                if let chosen = try? pipeline.configuration.registry.source(for: source), chosen.name != "file" { return }
                 throw .badRequest("unsupported source scheme '\(scheme)': only http and https URLs, or paths under the root")
             }
             guard settings.allowsRemoteSources else {

@@ -31,6 +31,7 @@ extension Registry {
         registry.registerStandardCodecs()
         registry.registerStandardFilters()
         registry.registerStandardCacheKinds()
+        registry.registerStandardSourceKinds()
         return registry
     }()
 

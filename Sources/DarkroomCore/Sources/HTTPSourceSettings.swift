@@ -142,12 +142,18 @@ public struct HTTPSourceSettings: Sendable, Hashable {
         case basic(user: String, password: String)
         /// `Authorization: Bearer TOKEN`.
         case bearer(token: String)
+        /// AWS Signature Version 4 (S3 and S3-compatible stores): every request signed with
+        /// the access key for `region` and `service` (`s3`); `sessionToken` for temporary
+        /// credentials (`X-Amz-Security-Token`).
+        case awsSignatureV4(accessKey: String, secretKey: String, sessionToken: String?, region: String, service: String)
 
         /// Never shows the secret.
         public var description: String {
             switch self {
             case let .basic(user, _): "basic(user: \(user), password: ***)"
             case .bearer: "bearer(token: ***)"
+            case let .awsSignatureV4(accessKey, _, _, region, service):
+                "awsSignatureV4(accessKey: \(accessKey), secretKey: ***, region: \(region), service: \(service))"
             }
         }
     }
