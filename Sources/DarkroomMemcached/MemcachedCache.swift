@@ -180,7 +180,7 @@ public final class MemcachedCache: RenderLeasing, @unchecked Sendable {  // the 
         let milliseconds = max(1, Int((settings.timeout * 1000).rounded()))
         guard let memc = dr_memcached_pool_fetch(pool, milliseconds, &rc) else {
             counts.withLock { $0.timeouts += 1 }
-            throw MemcachedError(operation: operation, message: "no free connection within \(milliseconds) ms")
+            throw MemcachedError(operation: operation, message: "no free connection within \(milliseconds) ms", isTimeout: true)
         }
         defer { _ = dr_memcached_pool_release(pool, memc) }
         return try body(memc)
@@ -238,15 +238,18 @@ public final class MemcachedCache: RenderLeasing, @unchecked Sendable {  // the 
         counts.withLock { counts in
             if rc == MEMCACHED_TIMEOUT { counts.timeouts += 1 } else { counts.errors += 1 }
         }
-        return MemcachedError(operation: operation, message: String(cString: dr_memcached_strerror(memc, rc)))
+        return MemcachedError(
+            operation: operation, message: String(cString: dr_memcached_strerror(memc, rc)), isTimeout: rc == MEMCACHED_TIMEOUT)
     }
 }
 
 // MARK: - MemcachedError
 
 /// A memcached operation that failed: the engine counts it as a miss.
-public struct MemcachedError: Error, CustomStringConvertible, Sendable {
+public struct MemcachedError: CacheLayerError, CustomStringConvertible, Sendable {
     public var operation: String
     public var message: String
+    /// The server did not answer within the timeout, or no connection was free in time.
+    public var isTimeout = false
     public var description: String { "memcached \(operation): \(message)" }
 }

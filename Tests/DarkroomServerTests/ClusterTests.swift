@@ -1,6 +1,7 @@
 import Darkroom
 import DarkroomTestSupport
 import Foundation
+import Glibc
 import Testing
 
 // MARK: - Servers sharing one memcached layer
@@ -149,5 +150,116 @@ struct ClusterPurgeTests {
         let off = try await RawHTTPClient.send("POST", path, port: plain.port, headers: ["Authorization": "Bearer \(TestCluster.adminToken)"])
         #expect(off.status == 404 && off.text.contains("DARKROOM_ADMIN_TOKEN"))
         _ = try await plain.stop()
+    }
+}
+
+// MARK: - Failures in the cluster
+
+@Suite("the cluster degrades, never fails: memcached or a lease holder killed")
+struct ClusterFailureTests {
+    @Test("kill -9 of one memcached in the middle of a load: every request answered 200")
+    func memcachedKilledUnderLoad() async throws {
+        let cluster = try await TestCluster.start(servers: 2)
+        let paths = ["thumb", "square"].flatMap { variant in
+            ["gradient.jpg", "alpha.png", "sub/deep.jpg"].map { "/\(variant)/\($0)" }
+        }
+        let ports = cluster.nodes.map(\.port)
+        let answered = Counter(), failures = Counter()
+        let memcached = cluster.memcached[0]
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    for round in 0..<25 {
+                        let path = paths[(worker + round) % paths.count] + "?r=\(round % 3)"
+                        let answer = try await RawHTTPClient.send("GET", path, port: ports[(worker + round) % ports.count])
+                        if answer.status != 200 { await failures.add("\(answer.status) \(path): \(answer.text)") }
+                        if await answered.add() == 60 { memcached.kill() }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(await answered.count == 200)
+        let failed = await failures.items
+        #expect(failed.isEmpty, "\(failed.prefix(5))")
+        try await cluster.stop()
+    }
+
+    @Test("a server killed while it holds a render's lease delays the others by the lease, then one renders")
+    func leaseHolderKilled() async throws {
+        let cluster = try await TestCluster.start(servers: 2, remote: true, extraConfig: "lease = \"2s\"")
+        let origin = try await LoopbackHTTPServer.launch()
+        let originPath = "/image/gradient.jpg?hold=lease-holder"
+        let path = "/thumb/" + origin.url(originPath).addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let nodes = cluster.nodes
+        // Server 1 takes the lease and fetches; the origin holds its answer.
+        let holder = Task { try? await RawHTTPClient.send("GET", path, port: nodes[0].port) }
+        #expect(await origin.wait(timeout: 60) { origin.hits(originPath) == 1 }, "server 1 fetches")
+        let clock = ContinuousClock(), asked = clock.now
+        let waiter = Task { try await RawHTTPClient.send("GET", path, port: nodes[1].port) }
+        try await Task.sleep(for: .milliseconds(300))
+        try await nodes[0].kill()
+        origin.release("lease-holder")
+        _ = await holder.value
+        #expect(await origin.wait(timeout: 60) { origin.hits(originPath) == 2 }, "server 2 renders in the end")
+        let secondFetch = clock.now - asked
+        let answer = try await waiter.value
+        let answered = clock.now - asked
+        #expect(answer.status == 200, "\(answer.text)")
+        #expect(secondFetch > .seconds(1), "server 2 waited for the lease instead of rendering at once")
+        #expect(answered < .seconds(2 * 2 + 60), "within the lease and one render (a loose bound: the full test run can stall)")
+        try await cluster.stop()
+    }
+}
+
+// MARK: - A partitioned memcached
+
+@Suite("a memcached that accepts and never answers: requests are rendered, its lookups counted as timeouts")
+struct PartitionedMemcachedTests {
+    @Test("requests are rendered with no 5xx, and the lookups are counted as timeouts in /metrics")
+    func partitioned() async throws {
+        // Accepts connections and never answers: a stuck or partitioned memcached.
+        let hole = try LoopbackListener(listening: true)
+        let fixture = try ServerFixture()
+        let config = try TemporaryDirectory(prefix: "darkroom-partition-config")
+        try (ServerFixture.configurationText + """
+
+            [caches.memory]
+            capacity = "10MB"
+
+            [caches.shared]
+            type = "memcached"
+            servers = ["127.0.0.1:\(hole.port)"]
+            timeout = "100ms"
+            """).write(toFile: config.path("10-partition.toml"), atomically: true, encoding: .utf8)
+        let server = try await ServerProcess.start(["--config", config.url.path, "--root", fixture.root.url.path, "--no-remote", "--metrics"])
+        for name in ["gradient.jpg", "alpha.png"] {
+            let answer = try await RawHTTPClient.send("GET", "/thumb/\(name)", port: server.port)
+            #expect(answer.status == 200, "\(answer.text)")
+            #expect(answer.header("x-darkroom-cache") == "rendered")
+        }
+        let metrics = try await RawHTTPClient.send("GET", "/metrics", port: server.port).text
+        let timeouts = metrics.split(separator: "\n").first {
+            $0.hasPrefix("darkroom_cache_lookups_total") && $0.contains("layer=\"shared\"") && $0.contains("result=\"timeout\"")
+        }
+        let count = timeouts.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
+        #expect(count >= 2, "\(timeouts.map(String.init) ?? "no shared timeout line in /metrics")")
+        _ = try await server.stop()
+    }
+}
+
+/// Counts across tasks.
+actor Counter {
+    private(set) var count = 0
+    private(set) var items: [String] = []
+
+    @discardableResult
+    func add() -> Int {
+        count += 1
+        return count
+    }
+
+    func add(_ item: String) {
+        items.append(item)
     }
 }

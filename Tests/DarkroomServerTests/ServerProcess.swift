@@ -1,5 +1,6 @@
 import DarkroomTestSupport
 import Foundation
+import Glibc
 
 // MARK: - ServerProcess
 
@@ -83,6 +84,15 @@ final class ServerProcess: Sendable {
             if process.isRunning { process.terminate() }
             process.waitUntilExit()
             return process.terminationStatus
+        }
+    }
+
+    /// Ends it at once (SIGKILL), as a crash would, and waits for the exit.
+    func kill() async throws {
+        let process = self.process
+        try await onOwnThread {
+            if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
         }
     }
 

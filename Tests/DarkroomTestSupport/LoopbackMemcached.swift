@@ -56,22 +56,7 @@ public final class LoopbackMemcached: @unchecked Sendable {
 
     /// A port the kernel hands out for 127.0.0.1 (then released for memcached to take).
     public static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw StartError(message: "socket: \(errno)") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
-                guard bind(fd, pointer, length) == 0 else { return -1 }
-                return getsockname(fd, pointer, &length)
-            }
-        }
-        guard bound == 0 else { throw StartError(message: "bind: \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        try LoopbackListener(listening: false).port
     }
 
     /// Whether something accepts TCP connections on 127.0.0.1:`port`.

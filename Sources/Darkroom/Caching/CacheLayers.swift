@@ -94,12 +94,13 @@ public struct CacheLayers: Sendable {
         case hit, miss
         case failed(any Error)
 
-        /// `hit`, `miss` or `error`: the metrics' label.
+        /// `hit`, `miss`, `timeout` (an error that says it is one, ``CacheLayerError``) or
+        /// `error`: the metrics' label.
         public var label: String {
             switch self {
             case .hit: "hit"
             case .miss: "miss"
-            case .failed: "error"
+            case let .failed(error): (error as? any CacheLayerError)?.isTimeout == true ? "timeout" : "error"
             }
         }
     }

@@ -83,7 +83,7 @@ extension PipelineCore {
                 ? await withTaskExecutorPreference(threads.io) { await caches.store(value, for: cacheKey, skippingImmediate: true) }
                 : []
             for (layer, error) in failures {
-                metrics.lookup(layer, "error")
+                metrics.lookup(layer, CacheLayers.Outcome.failed(error).label)
                 logger.warning("cache layer failed to store: \(error)", metadata: ["layer": .string(layer)])
             }
         }
@@ -111,7 +111,7 @@ extension PipelineCore {
             do {
                 won = try await withTaskExecutorPreference(threads.io) { try await layer.acquireLease(for: cacheKey) }
             } catch {
-                metrics.lookup(leasing.name, "error")
+                metrics.lookup(leasing.name, CacheLayers.Outcome.failed(error).label)
                 return try await rendered(source, target: target, cacheKey: cacheKey, as: job)
             }
             if won {

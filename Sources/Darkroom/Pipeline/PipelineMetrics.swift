@@ -10,7 +10,8 @@ import Metrics
 /// |---|---|---|
 /// | `darkroom_downloads_total` | counter | |
 /// | `darkroom_download_bytes_total` | counter | |
-/// | `darkroom_cache_lookups_total` | counter | `layer` = memory/disk/originals, `result` = hit/miss/revalidated |
+/// | `darkroom_cache_lookups_total` | counter | `layer` = each `[caches.NAME]` and originals, `result` = hit/miss/error/timeout (revalidated for originals) |
+/// | `darkroom_render_leases_total` | counter | `result` = won/waited (layers that lease renders: memcached) |
 /// | `darkroom_coalesced_total` | counter | `stage` = render/fetch/decode/filter/encode |
 /// | `darkroom_queue_depth` | gauge | `queue` = downloads/processing |
 /// | `darkroom_stage_duration_seconds` | timer | `stage` = fetch/decode/filter/encode |
@@ -40,7 +41,7 @@ struct PipelineMetrics: Sendable {
         downloadBytes = Counter(label: label("download_bytes_total"), factory: factory)
         var lookups: [String: Counter] = [:]
         for layer in Set(layers + [immediateLayer, "originals"]) {
-            for result in ["hit", "miss", "error", "revalidated"] where result != "revalidated" || layer == "originals" {
+            for result in ["hit", "miss", "error", "timeout", "revalidated"] where result != "revalidated" || layer == "originals" {
                 lookups[layer + "/" + result] = Counter(
                     label: label("cache_lookups_total"), dimensions: [("layer", layer), ("result", result)], factory: factory)
             }

@@ -90,3 +90,15 @@ public struct CacheOperationUnsupported: Error, CustomStringConvertible, Sendabl
 
     public var description: String { "\(cache) cannot \(operation)" }
 }
+
+// MARK: - CacheLayerError
+
+/// An error a cache layer throws that can say whether it was a timeout (the layer gave up
+/// waiting for its store): the engine counts those as `timeout` rather than `error`.
+///
+/// ```swift
+/// struct StoreError: CacheLayerError { var isTimeout: Bool }
+/// ```
+public protocol CacheLayerError: Error {
+    var isTimeout: Bool { get }
+}
