@@ -36,21 +36,11 @@ fi
 
 # MARK: - darkroom-server, release build
 
-bin="${DARKROOM_SERVER_BIN:-}"
-if [ -z "$bin" ]; then
-    echo "server.sh: building darkroom-server (release)" >&2
-    swift build -c release --product darkroom-server >/dev/null || die "release build failed"
-    bin="$(swift build -c release --show-bin-path)/darkroom-server"
-fi
-[ -x "$bin" ] || die "no darkroom-server at '$bin'"
+source "$root/Benchmarks/common/servers.sh"
+release_server_binary server.sh
 
 # MARK: - Run
 
-work="$(mktemp -d "${TMPDIR:-/tmp}/darkroom-server-bench.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
-mkdir "$work/root"
-# Copies, not links: darkroom-server refuses symbolic links that lead outside its root.
-cp "$corpus"/photos/*.jpg "$corpus"/large/*.jpg "$work/root/"
-echo "$(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); $(uname -sr)"
+photo_work_folder "$corpus" server
 "$venv/bin/python" "$root/Benchmarks/server/bench.py" "$work/root" "$work" "$bin" "$venv/bin/thumbor" \
     "$root/Benchmarks/server/filters.d" "$root/Benchmarks/server/paths.lua"

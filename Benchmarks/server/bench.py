@@ -22,6 +22,9 @@ import sys
 import time
 import urllib.request
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from processes import free_port, wait_until_up  # noqa: E402
+
 from PIL import Image
 import io
 
@@ -30,24 +33,6 @@ RUNS = int(os.environ.get("RUNS", "5"))
 SECONDS = int(os.environ.get("SECONDS_PER_RUN", "8"))
 CONNECTIONS = int(os.environ.get("CONNECTIONS", "2"))
 FILES = sorted(f for f in os.listdir(ROOT) if f.endswith(".jpg"))
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_until_up(port, process, name):
-    for _ in range(300):
-        if process.poll() is not None:
-            sys.exit(f"server.sh: error: {name} exited ({process.returncode}) before listening")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            time.sleep(0.1)
-    sys.exit(f"server.sh: error: {name} did not listen on {port}")
 
 
 def start(name, cache=False):
@@ -71,7 +56,7 @@ def start(name, cache=False):
         paths = [f"/unsafe/fit-in/256x256/filters:quality(80)/{f}" for f in FILES]
     process = subprocess.Popen(["taskset", "-c", "0"] + command, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
-    wait_until_up(port, process, name)
+    wait_until_up(port, process, name, "server.sh")
     return process, port, paths
 
 

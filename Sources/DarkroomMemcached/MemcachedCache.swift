@@ -10,11 +10,14 @@ import Synchronization
 /// failed servers left out for a while then retried) behind a pool of connections.
 ///
 /// Items are ``MemcachedEntry`` values under `darkroom:` + the key's SHA-256, expiring after
-/// `max-age`; every read is verified, so a torn or foreign value is a miss. A purge by source
-/// holds on every server at once (a per-source generation read with each entry), and is
-/// logged so that every server drops the source from its own layers too (``PurgeLog``). A slow or absent
-/// server is a miss too (the operation times out and throws), never a failed request. An
-/// image larger than the server's item limit is not stored (``statistics`` counts it).
+/// `max-age`; every read is verified, so a torn or foreign value is a miss. A slow or absent
+/// server is a miss too (the operation times out and throws), never a failed request; after a
+/// timeout the layer answers every operation with an error at once for `retryAfter` seconds,
+/// then tries the servers again, so a stuck memcached costs one timeout per interval, not one
+/// per operation. A purge by source holds on every server at once (a per-source generation
+/// read with each entry), and is logged so that every server drops the source from its own
+/// layers too (``PurgeLog``). An image larger than the server's item limit is not stored
+/// (``statistics`` counts it).
 ///
 /// ```swift
 /// let shared = try MemcachedCache(settings: MemcachedSettings(servers: [.init(host: "127.0.0.1", port: 11211)]))
@@ -24,6 +27,10 @@ public final class MemcachedCache: RenderLeasing, @unchecked Sendable {  // the 
     public let settings: MemcachedSettings
     private let pool: OpaquePointer
     let counts = Mutex(Statistics())
+    /// Until when the layer answers every operation with an error at once: set by a timeout,
+    /// so a stuck or partitioned memcached costs one timeout per `retryAfter` seconds, not
+    /// one per operation (libmemcached's own failure tracking is per pooled connection).
+    let suspendedUntil = Mutex<ContinuousClock.Instant?>(nil)
     /// A purge log entry found missing, and since when (``purges(after:)``).
     let missingPurgeEntry = Mutex<(UInt64, ContinuousClock.Instant)?>(nil)
 
@@ -35,6 +42,8 @@ public final class MemcachedCache: RenderLeasing, @unchecked Sendable {  // the 
         public var rejected = 0
         public var errors = 0
         public var timeouts = 0
+        /// Operations refused at once while the layer was suspended after a timeout.
+        public var skipped = 0
         public var stored = 0
         /// Renders larger than the server's item limit, not stored.
         public var tooLarge = 0
@@ -176,6 +185,12 @@ public final class MemcachedCache: RenderLeasing, @unchecked Sendable {  // the 
 
     /// Runs `body` with a connection from the pool (waiting at most the timeout for one).
     func withConnection<T>(_ operation: String, _ body: (UnsafeMutablePointer<memcached_st>) throws -> T) throws -> T {
+        if let until = suspendedUntil.withLock({ $0 }), ContinuousClock.now < until {
+            counts.withLock { $0.skipped += 1 }
+            // Reported as a timeout (metrics: result "timeout"): it is one, answered early.
+            throw MemcachedError(
+                operation: operation, message: "skipped: the layer timed out less than \(settings.retryAfter) s ago", isTimeout: true)
+        }
         var rc = MEMCACHED_SUCCESS
         let milliseconds = max(1, Int((settings.timeout * 1000).rounded()))
         guard let memc = dr_memcached_pool_fetch(pool, milliseconds, &rc) else {
@@ -237,6 +252,9 @@ public final class MemcachedCache: RenderLeasing, @unchecked Sendable {  // the 
     private func failure(_ operation: String, _ rc: memcached_return_t, _ memc: UnsafeMutablePointer<memcached_st>) -> MemcachedError {
         counts.withLock { counts in
             if rc == MEMCACHED_TIMEOUT { counts.timeouts += 1 } else { counts.errors += 1 }
+        }
+        if rc == MEMCACHED_TIMEOUT {
+            suspendedUntil.withLock { $0 = ContinuousClock.now + .seconds(settings.retryAfter) }
         }
         return MemcachedError(
             operation: operation, message: String(cString: dr_memcached_strerror(memc, rc)), isTimeout: rc == MEMCACHED_TIMEOUT)

@@ -111,6 +111,33 @@ struct MemcachedCacheTests {
         #expect(try await Self.pipeline(nowhere, root: Self.root).image(for: "gradient.jpg", variant: "thumb").cacheLayer == .rendered)
     }
 
+    @Test("a stuck memcached costs one timeout, then is skipped at once, and is used again when it answers")
+    func stuckThenRecovered() async throws {
+        let server = try LoopbackMemcached()
+        var settings = MemcachedSettings(servers: [.init(host: "127.0.0.1", port: server.port)])
+        settings.timeout = 0.05
+        settings.retryAfter = 1
+        let cache = try MemcachedCache(settings: settings)
+        let key = CacheKey(source: "/a.jpg", variant: "thumb")
+        let image = CachedImage(bytes: Array(repeating: 3, count: 1000), format: .png)
+        try cache.store(image, for: key)
+        server.pause()
+        defer { server.resume() }
+        #expect(throws: MemcachedError.self) { try cache.value(for: key) }
+        #expect(cache.statistics.timeouts == 1)
+        #expect(throws: MemcachedError.self) { try cache.value(for: key) }
+        #expect(cache.statistics.skipped == 1, "the next operation is refused without waiting")
+        #expect(cache.statistics.timeouts == 1)
+        server.resume()
+        let deadline = ContinuousClock.now + .seconds(60)
+        var recovered: CachedImage?
+        while recovered == nil, ContinuousClock.now < deadline {
+            recovered = try? cache.value(for: key)
+            if recovered == nil { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(recovered == image, "the layer is used again once memcached answers")
+    }
+
     @Test("a render over the server's item size limit is not stored, and counted")
     func tooLarge() async throws {
         let server = try LoopbackMemcached()  // 1 MB items

@@ -39,8 +39,19 @@ public final class LoopbackMemcached: @unchecked Sendable {
     public func kill() {
         guard process.isRunning else { return }
         Glibc.kill(process.processIdentifier, SIGKILL)
+        Glibc.kill(process.processIdentifier, SIGCONT)
         let deadline = Date().addingTimeInterval(5)
         while process.isRunning, Date() < deadline { usleep(10_000) }
+    }
+
+    /// Stops it (SIGSTOP): connections still complete in the kernel, and nothing is answered,
+    /// as with a stuck or partitioned server. ``resume()`` continues it.
+    public func pause() {
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGSTOP) }
+    }
+
+    public func resume() {
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGCONT) }
     }
 
     public static var binary: String {
