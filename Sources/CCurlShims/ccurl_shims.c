@@ -135,6 +135,13 @@ static ccurl_address_kind classify_v4(const unsigned char *a) {
     if (a[0] == 192 && a[1] == 168) return CCURL_ADDRESS_PRIVATE;
     if (a[0] == 0) return CCURL_ADDRESS_UNSPECIFIED;
     if (a[0] == 100 && (a[1] & 0xC0) == 64) return CCURL_ADDRESS_SHARED;
+    if ((a[0] & 0xF0) == 224) return CCURL_ADDRESS_MULTICAST;
+    if ((a[0] & 0xF0) == 240) return CCURL_ADDRESS_RESERVED;          // 240/4 and the broadcast address
+    if (a[0] == 198 && (a[1] & 0xFE) == 18) return CCURL_ADDRESS_RESERVED;  // benchmarking 198.18/15
+    if (a[0] == 192 && a[1] == 0 && (a[2] == 0 || a[2] == 2)) return CCURL_ADDRESS_RESERVED;  // IETF, TEST-NET-1
+    if (a[0] == 192 && a[1] == 88 && a[2] == 99) return CCURL_ADDRESS_RESERVED;   // 6to4 relay anycast
+    if (a[0] == 198 && a[1] == 51 && a[2] == 100) return CCURL_ADDRESS_RESERVED;  // TEST-NET-2
+    if (a[0] == 203 && a[1] == 0 && a[2] == 113) return CCURL_ADDRESS_RESERVED;   // TEST-NET-3
     return CCURL_ADDRESS_PUBLIC;
 }
 
@@ -143,10 +150,19 @@ static ccurl_address_kind classify_v6(const unsigned char *a) {
     if (memcmp(a, zero, 15) == 0 && a[15] == 1) return CCURL_ADDRESS_LOOPBACK;
     if (memcmp(a, zero, 16) == 0) return CCURL_ADDRESS_UNSPECIFIED;
     if (a[0] == 0xFE && (a[1] & 0xC0) == 0x80) return CCURL_ADDRESS_LINK_LOCAL;
+    if (a[0] == 0xFE && (a[1] & 0xC0) == 0xC0) return CCURL_ADDRESS_PRIVATE;  // site-local fec0::/10
     if ((a[0] & 0xFE) == 0xFC) return CCURL_ADDRESS_PRIVATE;
+    if (a[0] == 0xFF) return CCURL_ADDRESS_MULTICAST;
     // IPv4-mapped (::ffff:a.b.c.d) and IPv4-compatible addresses reach IPv4 hosts.
     static const unsigned char mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF};
     if (memcmp(a, mapped, 12) == 0 || memcmp(a, zero, 12) == 0) return classify_v4(a + 12);
+    // Translators reach any IPv4 address, private ones included: NAT64 64:ff9b::/96 and its
+    // local-use 64:ff9b:1::/48, 6to4 2002::/16, Teredo 2001::/32.
+    if (a[0] == 0x00 && a[1] == 0x64 && a[2] == 0xFF && a[3] == 0x9B) return CCURL_ADDRESS_TRANSLATED;
+    if (a[0] == 0x20 && a[1] == 0x02) return CCURL_ADDRESS_TRANSLATED;
+    if (a[0] == 0x20 && a[1] == 0x01 && a[2] == 0x00 && a[3] == 0x00) return CCURL_ADDRESS_TRANSLATED;
+    if (a[0] == 0x20 && a[1] == 0x01 && a[2] == 0x0D && a[3] == 0xB8) return CCURL_ADDRESS_RESERVED;  // documentation
+    if (a[0] == 0x01 && a[1] == 0x00 && memcmp(a + 2, zero, 6) == 0) return CCURL_ADDRESS_RESERVED;  // discard 100::/64
     return CCURL_ADDRESS_PUBLIC;
 }
 

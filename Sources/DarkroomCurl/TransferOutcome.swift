@@ -121,6 +121,9 @@ enum TransferOutcome {
         case CCURL_ADDRESS_PRIVATE.rawValue: "a private"
         case CCURL_ADDRESS_UNSPECIFIED.rawValue: "an unspecified"
         case CCURL_ADDRESS_SHARED.rawValue: "a shared (carrier-grade NAT)"
+        case CCURL_ADDRESS_MULTICAST.rawValue: "a multicast"
+        case CCURL_ADDRESS_RESERVED.rawValue: "a reserved (benchmarking, documentation or future use)"
+        case CCURL_ADDRESS_TRANSLATED.rawValue: "an IPv4-translating (NAT64, 6to4 or Teredo)"
         default: "a non-public"
         }
     }

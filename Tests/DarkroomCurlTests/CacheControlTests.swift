@@ -64,4 +64,32 @@ struct PrivateAddressTests {
             #expect(TransferOutcome.privateAddressKind(address) == nil, "\(address)")
         }
     }
+
+    /// Classification only: no test sends traffic to any of these addresses.
+    @Test("multicast, reserved, benchmarking, documentation and IPv4-translating ranges are refused, mapped forms too")
+    func moreRanges() {
+        let multicast = "a multicast"
+        let reserved = "a reserved (benchmarking, documentation or future use)"
+        let translated = "an IPv4-translating (NAT64, 6to4 or Teredo)"
+        let table: [(String, String?)] = [
+            ("224.0.0.1", multicast), ("239.255.255.250", multicast), ("ff02::1", multicast), ("ff05::2", multicast),
+            ("240.0.0.1", reserved), ("255.255.255.255", reserved), ("198.18.0.1", reserved), ("198.19.255.255", reserved),
+            ("192.0.0.8", reserved), ("192.0.2.1", reserved), ("198.51.100.7", reserved), ("203.0.113.9", reserved),
+            ("192.88.99.1", reserved), ("2001:db8::1", reserved), ("100::1", reserved),
+            ("64:ff9b::a00:1", translated), ("64:ff9b::808:808", translated), ("64:ff9b:1::1", translated),
+            ("2002:a00:1::1", translated), ("2002:808:808::1", translated), ("2001::1", translated),
+            ("fec0::1", "a private"),
+            // IPv4-mapped and -compatible forms of every refused IPv4 range.
+            ("::ffff:224.0.0.1", multicast), ("::ffff:198.18.0.1", reserved), ("::ffff:100.64.0.1", "a shared (carrier-grade NAT)"),
+            ("::ffff:169.254.169.254", "a link-local"), ("::ffff:10.0.0.1", "a private"), ("::240.0.0.1", reserved),
+            ("::ffff:0.0.0.0", "an unspecified"),
+            // Neighbours that stay public.
+            ("198.17.255.255", nil), ("198.20.0.0", nil), ("223.255.255.255", nil), ("192.0.1.1", nil), ("192.0.3.1", nil),
+            ("203.0.114.1", nil), ("2001:db9::1", nil), ("2001:1::1", nil), ("2003::1", nil), ("64:ff9c::1", nil),
+            ("::ffff:8.8.8.8", nil),
+        ]
+        for (address, kind) in table {
+            #expect(TransferOutcome.privateAddressKind(address) == kind, "\(address)")
+        }
+    }
 }

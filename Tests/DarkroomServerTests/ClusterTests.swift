@@ -25,6 +25,23 @@ struct ClusterTests {
         }
         try await cluster.stop()
     }
+
+    @Test("60 concurrent requests for one uncached variant spread over the three servers: one render in the cluster")
+    func renderOncePerCluster() async throws {
+        let cluster = try await TestCluster.start(metrics: true)
+        let ports = cluster.nodes.map(\.port)
+        let before = try await cluster.encodes()
+        let answers = try await withThrowingTaskGroup(of: RawHTTPClient.Response.self) { group in
+            for index in 0..<60 {
+                group.addTask { try await RawHTTPClient.send("GET", "/square/gradient.jpg", port: ports[index % 3]) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(answers.allSatisfy { $0.status == 200 }, "\(answers.first { $0.status != 200 }?.text ?? "")")
+        #expect(Set(answers.map(\.body)).count == 1, "every answer byte-identical")
+        #expect(try await cluster.encodes() - before == 1, "exactly one encode in the whole cluster")
+        try await cluster.stop()
+    }
 }
 
 // MARK: - Purging across the cluster

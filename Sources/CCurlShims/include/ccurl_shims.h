@@ -80,7 +80,10 @@ typedef enum {
     CCURL_ADDRESS_LINK_LOCAL = 2,
     CCURL_ADDRESS_PRIVATE = 3,
     CCURL_ADDRESS_UNSPECIFIED = 4,
-    CCURL_ADDRESS_SHARED = 5,  // carrier-grade NAT, 100.64.0.0/10
+    CCURL_ADDRESS_SHARED = 5,      // carrier-grade NAT, 100.64.0.0/10
+    CCURL_ADDRESS_MULTICAST = 6,   // 224.0.0.0/4, ff00::/8
+    CCURL_ADDRESS_RESERVED = 7,    // 240.0.0.0/4, benchmarking, documentation, IETF, discard
+    CCURL_ADDRESS_TRANSLATED = 8,  // IPv6 that reaches IPv4 through a translator: NAT64, 6to4, Teredo
 } ccurl_address_kind;
 
 typedef struct ccurl_transfer ccurl_transfer;

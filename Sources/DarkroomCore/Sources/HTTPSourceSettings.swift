@@ -31,7 +31,8 @@ public struct HTTPSourceSettings: Sendable, Hashable {
     /// Hosts that may be fetched, checked on the URL and on every redirect: exact names, or
     /// `"*.example.com"` for any subdomain of example.com. Empty = any host.
     public var allowedHosts: [String] = []
-    /// Lets connections reach loopback, private, link-local, unspecified and CGNAT addresses
+    /// Lets connections reach loopback, private, link-local, unspecified, CGNAT, multicast,
+    /// reserved and IPv4-translating (NAT64, 6to4, Teredo) addresses
     /// (refused by default, checked on the resolved address of every connection).
     public var allowPrivateNetworks = false
     /// Retries of transient failures.

@@ -48,7 +48,15 @@ public enum ImageServerRoute: Sendable, Equatable {
                 throw .forbidden("this server takes signed paths only: /SIGNATURE/VARIANT/SOURCE")
             }
             signed = path[end...]
-            guard signer.isValid(signature: afterSlash[..<end], for: signed) else {
+            let signature = afterSlash[..<end]
+            // An HMAC-SHA256 in unpadded base64url is 43 characters: anything else is a path
+            // sent without one (its variant read as a signature), said so.
+            guard signature.count == 43, signature.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
+            else {
+                throw .forbidden(
+                    "this server takes signed paths only: /SIGNATURE/VARIANT/SOURCE, the signature being 43 base64url characters ('\(String(signature.prefix(64)))' is not one)")
+            }
+            guard signer.isValid(signature: signature, for: signed) else {
                 throw .forbidden("the signature does not match the path \(String(signed)) (signed paths are /SIGNATURE/VARIANT/SOURCE)")
             }
         }
