@@ -209,6 +209,14 @@ public final class HTTPSource: ImageSource {
     // MARK: - Checks
 
     private func checkAllowed(_ url: HTTPURL, url location: String, redirect: Bool) throws {
+        if let ports = settings.effectiveAllowedPorts, !ports.contains(url.port) {
+            let what = redirect ? "redirect to \(url.normalized) refused: port" : "port"
+            let why = settings.allowedPorts == nil
+                ? "80 and 443 while allowed-hosts is unset; set allowed-ports" : ports.map(String.init).joined(separator: ", ")
+            throw DarkroomError.fetchFailed(
+                url: location, status: nil, reason: "\(what) \(url.port) is not in allowed-ports (\(why)) of [sources.http]",
+                kind: .refused)
+        }
         guard settings.allows(host: url.host) else {
             let allowed = settings.allowedHosts.joined(separator: ", ")
             let what = redirect ? "redirect to \(url.normalized) refused: host" : "host"

@@ -22,6 +22,8 @@ struct HTTPURL: Sendable, Hashable {
     var scheme: String
     /// The host, lower-case, without IPv6 brackets.
     var host: String
+    /// The port, the scheme's default when none is written.
+    var port: Int
 
     /// Parses `text`; `role` names it in errors ("URL", "redirect to …").
     /// - Throws: ``DarkroomError/fetchFailed(url:status:reason:kind:)`` for a malformed URL or a
@@ -54,6 +56,7 @@ struct HTTPURL: Sendable, Hashable {
             throw DarkroomError.fetchFailed(url: text, status: nil, reason: "not a valid URL", kind: .invalidURL)
         }
         self.normalized = normalized
+        self.port = Self.part(handle, CURLUPART_PORT, flags: UInt32(CURLU_DEFAULT_PORT)).flatMap { Int($0) } ?? (scheme == "https" ? 443 : 80)
         self.key = Self.withHashedCredentials(handle) ?? normalized
         self.scheme = scheme
         self.host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host

@@ -24,7 +24,7 @@ struct URLInputTests {
         for name in try FileManager.default.contentsOfDirectory(atPath: shipped.path) where name.hasSuffix(".toml") {
             try FileManager.default.copyItem(at: shipped.appendingPathComponent(name), to: configFolder.appendingPathComponent(name))
         }
-        try Data("[sources.http]\nallow-private-networks = true\n".utf8)
+        try Data("[sources.http]\nallow-private-networks = true\nallowed-ports = []\n".utf8)
             .write(to: configFolder.appendingPathComponent("95-test-http.toml"))
         config = configFolder.path
     }
@@ -117,7 +117,12 @@ struct URLInputTests {
     @Test("without allow-private-networks a loopback URL is refused with a message saying how to allow it")
     func privateNetworksRefused() async throws {
         let url = server.url("/image/gradient.jpg?test=private")
-        let outcome = try await run(["render", url, "--variant", "thumbnail", "-o", folder.path("p.jpg"), "--no-cache"])
+        // The shipped variants, any port (the loopback server's), and private networks refused.
+        let refusing = folder.url.appendingPathComponent("refusing.d")
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: config), to: refusing)
+        try Data("[sources.http]\nallowed-ports = []\n".utf8).write(to: refusing.appendingPathComponent("95-test-http.toml"))
+        let outcome = try await run(
+            ["render", url, "--variant", "thumbnail", "-o", folder.path("p.jpg"), "--no-cache", "--config", refusing.path])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("\(url): 127.0.0.1 is a loopback address"), "\(outcome.stderr)")
         #expect(outcome.stderr.contains("allow-private-networks"))

@@ -44,6 +44,7 @@ struct HTTPSourceSettingsTests {
             retry-delay = "250ms"
             allowed-hosts = ["Images.Example.com", "*.cdn.example.com"]
             allow-private-networks = true
+            allowed-ports = [80, 8080]
             content-types = ["image/jxl"]
             user-agent = "Darkroom/2"
             headers = { "X-Client" = "darkroom" }
@@ -64,6 +65,7 @@ struct HTTPSourceSettingsTests {
         #expect(s.maxRedirects == 3 && s.retry.maxRetries == 4 && s.retry.baseDelay == 0.25)
         #expect(s.allowedHosts == ["images.example.com", "*.cdn.example.com"])
         #expect(s.allowPrivateNetworks)
+        #expect(s.allowedPorts == [80, 8080] && s.effectiveAllowedPorts == [80, 8080])
         #expect(s.accepts(contentType: "image/jxl"))
         #expect(s.userAgent == "Darkroom/2")
         #expect(s.headers == ["X-Client": "darkroom"])

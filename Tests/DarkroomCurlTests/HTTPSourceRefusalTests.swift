@@ -69,7 +69,9 @@ struct HTTPSourceRefusalTests {
 
     @Test("a 127.0.0.1 URL is refused by default, naming the address, before any request is sent")
     func privateNetworks() async {
-        let refusing = HTTPSource()
+        var anyPort = HTTPSourceSettings()
+        anyPort.allowedPorts = []  // the loopback server's port: the address rule alone is tested
+        let refusing = HTTPSource(settings: anyPort)
         let failure = await expectFetchFailure { _ = try await refusing.load(server.url("/image/gradient.jpg")) }
         #expect(failure.reason == "127.0.0.1 is a loopback address; private networks are refused "
             + "(set allow-private-networks = true in [sources.http])")
@@ -78,6 +80,32 @@ struct HTTPSourceRefusalTests {
         // localhost resolves to a loopback address too: the resolved address is what counts.
         let byName = await expectFetchFailure { _ = try await refusing.load(server.localhostURL("/image/gradient.jpg")) }
         #expect(byName.reason.contains("is a loopback address"))
+    }
+
+    @Test("ports: 80 and 443 only while allowed-hosts is unset, the listed ones, or any with []; redirects too")
+    func allowedPorts() async throws {
+        var settings = HTTPSourceSettings.loopback
+        settings.allowedPorts = nil
+        let failure = await expectFetchFailure { _ = try await HTTPSource(settings: settings).load(server.url("/image/gradient.jpg?p=1")) }
+        #expect(failure.reason == "port \(server.port) is not in allowed-ports (80 and 443 while allowed-hosts is unset; "
+            + "set allowed-ports) of [sources.http]")
+        #expect(failure.kind == .refused)
+        #expect(server.hits("/image/gradient.jpg?p=1") == 0)
+        settings.allowedPorts = [server.port]
+        #expect(try await HTTPSource(settings: settings).load(server.url("/image/gradient.jpg?p=2")).bytes.count > 0)
+        settings.allowedPorts = nil
+        settings.allowedHosts = ["127.0.0.1"]  // hosts listed: any of their ports
+        #expect(try await HTTPSource(settings: settings).load(server.url("/image/gradient.jpg?p=3")).bytes.count > 0)
+        // A redirect to a port not listed is refused before it is followed.
+        settings.allowedHosts = []
+        settings.allowedPorts = [server.port]
+        let target = "http://127.0.0.1:\(server.port + 1)/image/gradient.jpg"
+        let redirect = await expectFetchFailure {
+            _ = try await HTTPSource(settings: settings).load(server.url("/redirect?to=\(target)"))
+        }
+        #expect(redirect.reason.hasPrefix("redirect to \(target) refused: port \(server.port + 1) is not in allowed-ports (\(server.port))"),
+                "\(redirect.reason)")
+        #expect(HTTPSourceSettings().effectiveAllowedPorts == [80, 443])
     }
 
     @Test("a body over the limit is aborted early, with or without Content-Length")

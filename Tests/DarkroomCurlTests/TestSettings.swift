@@ -13,6 +13,7 @@ extension HTTPSourceSettings {
     static var loopback: HTTPSourceSettings {
         var settings = HTTPSourceSettings()
         settings.allowPrivateNetworks = true
+        settings.allowedPorts = []  // the loopback servers listen on free ports
         settings.retry.baseDelay = 0.05
         settings.lowSpeedTime = 600
         settings.totalTimeout = 600

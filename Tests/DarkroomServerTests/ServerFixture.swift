@@ -26,6 +26,7 @@ struct ServerFixture {
 
         [sources.http]
         allow-private-networks = true
+        allowed-ports = []
         retries = 0
         """
 

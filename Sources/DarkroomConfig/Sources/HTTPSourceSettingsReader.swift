@@ -49,7 +49,7 @@ struct HTTPSourceSettingsReader {
 
     static let keys = [
         "connect-timeout", "timeout", "low-speed-limit", "low-speed-time", "max-bytes", "max-redirects", "retries",
-        "retry-delay", "allowed-hosts", "allow-private-networks", "content-types", "user-agent", "headers", "hosts",
+        "retry-delay", "allowed-hosts", "allowed-ports", "allow-private-networks", "content-types", "user-agent", "headers", "hosts",
         "ca-file",
     ]
     static let hostKeys = ["username", "password", "password-env", "bearer-token", "bearer-token-env", "headers"]
@@ -86,6 +86,13 @@ struct HTTPSourceSettingsReader {
         case "allow-private-networks":
             if let flag = value.boolean { settings.allowPrivateNetworks = flag } else { error(value, "\(key) must be true or false") }
         case "allowed-hosts": if let hosts = strings(value, key) { settings.allowedHosts = hosts.map { $0.lowercased() } }
+        case "allowed-ports":
+            let ports = value.array?.compactMap { element in element.integer.flatMap { (1...65_535).contains($0) ? $0 : nil } }
+            if let ports, ports.count == value.array?.count {
+                settings.allowedPorts = ports
+            } else {
+                error(value, "allowed-ports must be an array of ports from 1 to 65535 (an empty array allows any port)")
+            }
         case "content-types":
             if let types = strings(value, key) {
                 for type in types where !type.contains("/") {

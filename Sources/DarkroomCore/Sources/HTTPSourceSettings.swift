@@ -31,6 +31,10 @@ public struct HTTPSourceSettings: Sendable, Hashable {
     /// Hosts that may be fetched, checked on the URL and on every redirect: exact names, or
     /// `"*.example.com"` for any subdomain of example.com. Empty = any host.
     public var allowedHosts: [String] = []
+    /// Ports that may be fetched, checked on the URL and on every redirect; `[]` allows any.
+    /// `nil` (the default) is 80 and 443 while ``allowedHosts`` is empty, any port otherwise
+    /// (``effectiveAllowedPorts``): a server fetching any host's URLs does not probe other ports.
+    public var allowedPorts: [Int]?
     /// Lets connections reach loopback, private, link-local, unspecified, CGNAT, multicast,
     /// reserved and IPv4-translating (NAT64, 6to4, Teredo) addresses
     /// (refused by default, checked on the resolved address of every connection).
@@ -75,6 +79,12 @@ public struct HTTPSourceSettings: Sendable, Hashable {
     }
 
     // MARK: - Hosts
+
+    /// The ports allowed: ``allowedPorts``, or its default; `nil` when any port is.
+    public var effectiveAllowedPorts: [Int]? {
+        let ports = allowedPorts ?? (allowedHosts.isEmpty ? [80, 443] : [])
+        return ports.isEmpty ? nil : ports
+    }
 
     /// Whether `host` (any case) may be fetched under ``allowedHosts``.
     public func allows(host: String) -> Bool {

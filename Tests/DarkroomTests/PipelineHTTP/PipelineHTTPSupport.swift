@@ -21,6 +21,7 @@ struct HTTPPipelineFixture {
         let server = try await LoopbackHTTPServer.launch()
         var settings = HTTPSourceSettings()
         settings.allowPrivateNetworks = true
+        settings.allowedPorts = []
         settings.retry.baseDelay = 0.05
         // Long Retry-After waits are honoured, so a test can make one outlast any scheduling delay.
         settings.retry.maxRetryAfter = 120
