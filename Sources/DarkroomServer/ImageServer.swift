@@ -96,6 +96,13 @@ public struct ImageServer: Sendable {
                 return try await purge(request)
             case .health:
                 return .text("ok\n", isHead: isHead)
+            case .ready:
+                let failures = await pipeline.unreachableCacheLayers()
+                guard failures.isEmpty else {
+                    let why = failures.map { "[caches.\($0.layer)] \($0.error)" }.joined(separator: "; ")
+                    throw ServerFailure(status: 503, message: "not ready: \(why)")
+                }
+                return .text("ready\n", isHead: isHead)
             case .metrics:
                 guard let metrics = settings.metrics else {
                     throw ServerFailure.notFound("metrics are off on this server (darkroom-server --metrics turns them on)")

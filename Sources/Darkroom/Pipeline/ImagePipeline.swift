@@ -62,6 +62,27 @@ public final class ImagePipeline: Sendable {
         }
     }
 
+    // MARK: - Readiness
+
+    /// Asks every layer that must be waited for (disk, memcached) for a key that is never
+    /// stored, on the pipeline's I/O threads: the layers that could not answer, with why
+    /// (empty when every layer answered). A server's `/ready`.
+    public func unreachableCacheLayers() async -> [(layer: String, error: any Error)] {
+        let probe = CacheKey(source: "darkroom:readiness", variant: "probe")
+        let layers = configuration.caches.layers.filter { !$0.cache.answersImmediately }
+        return await withTaskExecutorPreference(core.threads.io) {
+            var failures: [(layer: String, error: any Error)] = []
+            for layer in layers {
+                do {
+                    _ = try await layer.cache.value(for: probe)
+                } catch {
+                    failures.append((layer.name, error))
+                }
+            }
+            return failures
+        }
+    }
+
     // MARK: - Purging
 
     /// Removes every cached render (and kept original) of `location` from every layer; a

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Darkroom
+import FoundationEssentials
 import Glibc
 import Logging
 
@@ -27,7 +28,12 @@ public enum DarkroomServerTool {
     public static func main(registry makeRegistry: () -> Registry = { Registry.standard }) async {
         let command: ServeCommand
         do {
-            command = try ServeCommand.parse()
+            let arguments = try ServerEnvironment.arguments(
+                Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+            command = try ServeCommand.parse(arguments)
+        } catch let failure as ServerEnvironment.Failure {
+            ProcessOutput.standardError("darkroom-server: error: \(failure)\n")
+            Glibc.exit(64)
         } catch {
             ServeCommand.exit(withError: error)
         }

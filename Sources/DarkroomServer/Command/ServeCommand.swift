@@ -19,7 +19,11 @@ struct ServeCommand: ParsableCommand {
             GET /VARIANT/SOURCE answers the variant (a [variants.NAME] of the configuration) of \
             SOURCE: a path under --root, or a percent-encoded http(s) URL. Renders are cached in \
             memory and on disk as [caches.*] says, and concurrent requests share their work. \
-            GET /health answers "ok".
+            GET /health answers "ok"; GET /ready answers "ready", or 503 naming a cache layer \
+            that does not answer (memcached down).
+
+            Every option can come from the environment too; the command line wins: \
+            \(ServerEnvironment.help).
 
             Signed paths: with $\(ServeCommand.keyVariable) and $\(ServeCommand.saltVariable) set \
             (hex, as imgproxy's IMGPROXY_KEY and IMGPROXY_SALT), every path must be \

@@ -3,6 +3,7 @@
 /// What a request path asks for.
 ///
 /// - `/health` — a liveness check.
+/// - `/ready` — a readiness check: every cache layer that must be waited for answers.
 /// - `/metrics` — the metrics, when the server has them (``ServerMetrics``).
 /// - `/admin/purge` — the admin endpoint, when the server has a token (``AdminEndpoint``).
 /// - `/VARIANT/SOURCE` — the variant of a source, `SOURCE` being a path under the server's
@@ -19,6 +20,7 @@
 /// ```
 public enum ImageServerRoute: Sendable, Equatable {
     case health
+    case ready
     case metrics
     case purge
     case image(variant: String, source: String)
@@ -34,6 +36,9 @@ public enum ImageServerRoute: Sendable, Equatable {
             return
         case "/metrics":
             self = .metrics
+            return
+        case "/ready":
+            self = .ready
             return
         case "/admin/purge":
             self = .purge
