@@ -34,7 +34,7 @@ struct CheckCommandTests {
         let lines = outcome.stdout.split(separator: "\n").map(String.init)
         #expect(lines == [
             folder.url.path + "/10-a.toml:2: [caches.shared] unknown cache type 'memcache' (did you mean 'memcached'?); known kinds: disk, memcached, memory",
-            folder.url.path + "/10-a.toml:9: [sources.photos] unknown source type 's4'; known kinds: http",
+            folder.url.path + "/10-a.toml:9: [sources.photos] unknown source type 's4' (did you mean 's3'?); known kinds: http, s3",
         ], "\(lines)")
         #expect(outcome.stderr.contains("2 errors"))
     }

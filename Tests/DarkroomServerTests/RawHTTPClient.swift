@@ -117,7 +117,8 @@ enum RawHTTPClient {
     }
 
     private static func sendBlocking(_ method: String, _ path: String, port: Int, headers: [String: String]) throws -> Response {
-        let fd = try connected(port: port, receiveTimeout: 30)
+        // Generous: a full CI run has stalled every process for a minute (this catches a hang).
+        let fd = try connected(port: port, receiveTimeout: 180)
         defer { close(fd) }
         var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }

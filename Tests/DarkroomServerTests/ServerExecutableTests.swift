@@ -111,10 +111,10 @@ struct ServerExecutableTests {
         let held = "/image/gradient.jpg?hold=never"
         let socket = try await RawHTTPClient.startRequest(
             "/thumb/" + PercentEncoding.encode(upstream.url(held), keepingSlashes: false), port: server.port)
-        #expect(await upstream.wait(timeout: 20) { upstream.hits(held) == 1 })
+        #expect(await upstream.wait(timeout: 120) { upstream.hits(held) == 1 })
         close(socket)
-        // Well before the source's own low-speed timeout would end the transfer.
-        #expect(await upstream.wait(timeout: 4) { upstream.finished(held).first?.outcome == "aborted" }, "\(upstream.events())")
+        // Well before the source's own low-speed timeout (300 s) would end the transfer.
+        #expect(await upstream.wait(timeout: 30) { upstream.finished(held).first?.outcome == "aborted" }, "\(upstream.events())")
 
         let next = try await RawHTTPClient.send("GET", "/square/alpha.png", port: server.port)
         #expect(next.status == 200, "\(next.text)")

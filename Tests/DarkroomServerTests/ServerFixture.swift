@@ -27,6 +27,10 @@ struct ServerFixture {
         [sources.http]
         allow-private-networks = true
         allowed-ports = []
+        # Held transfers end by cancellation in these tests, never by the source's own timeouts
+        # (a full CI run can stall every process for a minute).
+        timeout = "300s"
+        low-speed-time = "300s"
         retries = 0
         """
 

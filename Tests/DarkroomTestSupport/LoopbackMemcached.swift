@@ -47,7 +47,19 @@ public final class LoopbackMemcached: @unchecked Sendable {
     /// Stops it (SIGSTOP): connections still complete in the kernel, and nothing is answered,
     /// as with a stuck or partitioned server. ``resume()`` continues it.
     public func pause() {
-        if process.isRunning { Glibc.kill(process.processIdentifier, SIGSTOP) }
+        guard process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGSTOP)
+        // kill() returns before the process has stopped: wait until /proc says it has.
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, !isStopped { usleep(1000) }
+    }
+
+    /// Whether the process is stopped (state `T` in `/proc/PID/stat`).
+    private var isStopped: Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return false }
+        return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("T")
     }
 
     public func resume() {

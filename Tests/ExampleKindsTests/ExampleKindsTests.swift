@@ -135,7 +135,7 @@ struct ExampleKindsTests {
             "10-kinds.toml:4: unknown cache 'redis'; give it a type (known kinds: disk, folder, memory)",
         ])
         #expect(workspace.lines(Self.registry.sourceDiagnostics(for: configuration.sourceTables)) == [
-            "10-kinds.toml:7: unknown source 'htp' (did you mean 'http'?); give it a type (known kinds: http, samples)"
+            "10-kinds.toml:7: unknown source 'htp' (did you mean 'http'?); give it a type (known kinds: http, s3, samples)"
         ])
     }
 
