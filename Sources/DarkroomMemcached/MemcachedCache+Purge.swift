@@ -38,7 +38,10 @@ extension MemcachedCache {
     /// Makes every entry of `source` a miss on every server (a new generation), and logs the
     /// purge so that every server drops the source from its own layers (``PurgeLog``).
     /// Returns `0`: memcached cannot count the entries.
-    public func removeAll(forSource source: String) throws -> Int {
+    ///
+    /// `async` like the requirement (it blocks for one round trip or two): a synchronous
+    /// version would lose to `ImageCache`'s default in async code calling it on the class.
+    public func removeAll(forSource source: String) async throws -> Int {
         _ = try write("set", Self.generationName(source), Self.freshGeneration(), expiry: 0)
         let position = try increment(Self.purgeCounterName, initial: 1)
         _ = try write("set", Self.purgeEntryName(position), Array(source.utf8), expiry: Self.purgeEntryLifetime)

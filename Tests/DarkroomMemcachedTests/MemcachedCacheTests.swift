@@ -53,7 +53,7 @@ struct MemcachedCacheTests {
 
     @Test("a variant rendered by one pipeline is answered by the others from the shared layer, with no render")
     func sharedAcrossPipelines() async throws {
-        let servers = try [LoopbackMemcached(), LoopbackMemcached()]
+        let servers = try await LoopbackMemcached.launch(count: 2)
         let configuration = Self.configuration(servers: servers.map(\.address))
         #expect(configuration.errors.isEmpty, "\(configuration.errors)")
         #expect(Self.registry.cacheDiagnostics(for: configuration.cacheSettings).isEmpty)
@@ -72,7 +72,7 @@ struct MemcachedCacheTests {
 
     @Test("a value stored under one key and read under another, or cut short, is a miss")
     func verifiedReads() async throws {
-        let server = try LoopbackMemcached()
+        let server = try await LoopbackMemcached.launch()
         let cache = try MemcachedCache(settings: MemcachedSettings(servers: [.init(host: "127.0.0.1", port: server.port)]))
         let a = CacheKey(source: "/a.jpg", variant: "thumb")
         let b = CacheKey(source: "/b.jpg", variant: "thumb")
@@ -95,7 +95,7 @@ struct MemcachedCacheTests {
 
     @Test("with memcached killed, requests are answered (rendered or from memory), never failed, within the timeout")
     func downIsAMiss() async throws {
-        let server = try LoopbackMemcached()
+        let server = try await LoopbackMemcached.launch()
         let configuration = Self.configuration(servers: [server.address], timeout: "50ms")
         let pipeline = try Self.pipeline(configuration, root: Self.root)
         #expect(try await pipeline.image(for: "gradient.jpg", variant: "thumb").cacheLayer == .rendered)
@@ -113,7 +113,7 @@ struct MemcachedCacheTests {
 
     @Test("a stuck memcached costs one timeout, then is skipped at once, and is used again when it answers")
     func stuckThenRecovered() async throws {
-        let server = try LoopbackMemcached()
+        let server = try await LoopbackMemcached.launch()
         var settings = MemcachedSettings(servers: [.init(host: "127.0.0.1", port: server.port)])
         settings.timeout = 0.05
         settings.retryAfter = 1
@@ -140,7 +140,7 @@ struct MemcachedCacheTests {
 
     @Test("a render over the server's item size limit is not stored, and counted")
     func tooLarge() async throws {
-        let server = try LoopbackMemcached()  // 1 MB items
+        let server = try await LoopbackMemcached.launch()  // 1 MB items
         let cache = try MemcachedCache(settings: MemcachedSettings(servers: [.init(host: "127.0.0.1", port: server.port)]))
         let key = CacheKey(source: "/big.png", variant: "thumb")
         #expect(throws: MemcachedError.self) { try cache.store(CachedImage(bytes: Array(repeating: 1, count: 2 << 20), format: .png), for: key) }

@@ -15,14 +15,14 @@ struct PurgeTests {
     static let image = CachedImage(bytes: Array(repeating: 9, count: 3000), format: .png)
 
     @Test("a source purged through one client is a miss for every client, and other sources stay")
-    func purgeBySource() throws {
-        let server = try LoopbackMemcached()
+    func purgeBySource() async throws {
+        let server = try await LoopbackMemcached.launch()
         let one = try Self.client(server), two = try Self.client(server)
         let a = CacheKey(source: "/a.jpg", variant: "thumb"), a2 = CacheKey(source: "/a.jpg", variant: "avatar")
         let b = CacheKey(source: "/b.jpg", variant: "thumb")
         for key in [a, a2, b] { try one.store(Self.image, for: key) }
         #expect(try two.value(for: a) == Self.image)
-        #expect(try two.removeAll(forSource: "/a.jpg") == 0)
+        #expect(try await two.removeAll(forSource: "/a.jpg") == 0)
         #expect(try one.value(for: a) == nil)
         #expect(try one.value(for: a2) == nil)
         #expect(try one.value(for: b) == Self.image)
@@ -32,13 +32,13 @@ struct PurgeTests {
     }
 
     @Test("a generation evicted after a purge never brings the purged entries back")
-    func evictedGeneration() throws {
-        let server = try LoopbackMemcached()
+    func evictedGeneration() async throws {
+        let server = try await LoopbackMemcached.launch()
         let cache = try Self.client(server)
         let key = CacheKey(source: "/a.jpg", variant: "thumb")
         try cache.store(Self.image, for: key)
         let entry = try #require(try RawMemcached.get(MemcachedCache.itemName(key), port: server.port))
-        _ = try cache.removeAll(forSource: "/a.jpg")
+        _ = try await cache.removeAll(forSource: "/a.jpg")
         let generation = "darkroom:gen:" + CacheKey.sha256Hex("/a.jpg")
         try RawMemcached.delete(generation, port: server.port)
         #expect(try cache.value(for: key) == nil)
@@ -50,13 +50,13 @@ struct PurgeTests {
     }
 
     @Test("the purge log lists the sources purged since a position, and says when it lost some")
-    func purgeLog() throws {
-        let server = try LoopbackMemcached()
+    func purgeLog() async throws {
+        let server = try await LoopbackMemcached.launch()
         let follower = try Self.client(server), purger = try Self.client(server)
         let start = try follower.purgeLogPosition()
         #expect(try follower.purges(after: start) == PurgeLogPage(position: start, sources: []))
-        _ = try purger.removeAll(forSource: "/a.jpg")
-        _ = try purger.removeAll(forSource: "https://example.com/b.jpg")
+        _ = try await purger.removeAll(forSource: "/a.jpg")
+        _ = try await purger.removeAll(forSource: "https://example.com/b.jpg")
         let page = try follower.purges(after: start)
         #expect(page.sources == ["/a.jpg", "https://example.com/b.jpg"])
         #expect(page.position == start + 2)
@@ -70,7 +70,7 @@ struct PurgeTests {
 
     @Test("a pipeline drops a source purged through another pipeline from its memory layer")
     func followerEmptiesMemory() async throws {
-        let servers = try [LoopbackMemcached(), LoopbackMemcached()]
+        let servers = try await LoopbackMemcached.launch(count: 2)
         let configuration = MemcachedCacheTests.configuration(servers: servers.map(\.address))
         let root = MemcachedCacheTests.root
         let one = try MemcachedCacheTests.pipeline(configuration, root: root)

@@ -26,7 +26,7 @@ struct RenderOnceTests {
 
     @Test("60 concurrent requests spread over 3 pipelines: exactly one render, every answer byte-identical")
     func oneRender() async throws {
-        let servers = try [LoopbackMemcached(), LoopbackMemcached()]
+        let servers = try await LoopbackMemcached.launch(count: 2)
         let configuration = Self.configuration(servers: servers.map(\.address), lease: "10s")
         #expect(configuration.errors.isEmpty, "\(configuration.errors)")
         let pipelines = try (0..<3).map { _ in try MemcachedCacheTests.pipeline(configuration, root: MemcachedCacheTests.root) }
@@ -45,7 +45,7 @@ struct RenderOnceTests {
 
     @Test("a lease held by a server that died delays the others by about the lease, then one renders")
     func deadHolder() async throws {
-        let server = try LoopbackMemcached()
+        let server = try await LoopbackMemcached.launch()
         let configuration = Self.configuration(servers: [server.address], lease: "1s")
         // A "server" that took the lease and died: nobody releases it.
         let dead = try MemcachedCache(settings: MemcachedSettings(servers: [.init(host: "127.0.0.1", port: server.port)]))

@@ -120,16 +120,21 @@ struct ClusterPurgeTests {
         #expect(try await RawHTTPClient.send("GET", origin.path("cli.jpg"), port: cluster.nodes[1].port).body == old.body)
         try origin.put("icc-srgb.jpg", as: "cli.jpg")
 
-        let process = Process()
-        process.executableURL = BuiltExecutable.url(named: "darkroom")
-        process.arguments = ["cache", "purge", "--config", cluster.config.url.path, "--source", origin.server.url("/image/cli.jpg")]
-        process.environment = ProcessInfo.processInfo.environment.merging(["DARKROOM_CACHE_DIR": ServerProcess.cacheDirectory]) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        process.waitUntilExit()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 0, "\(printed)")
+        let arguments = ["cache", "purge", "--config", cluster.config.url.path, "--source", origin.server.url("/image/cli.jpg")]
+        // On a thread of its own: waiting for a process must not block the cooperative pool.
+        let (status, printed) = try await onOwnThread {
+            let process = Process()
+            process.executableURL = BuiltExecutable.url(named: "darkroom")
+            process.arguments = arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(["DARKROOM_CACHE_DIR": ServerProcess.cacheDirectory]) { $1 }
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, printed)
+        }
+        #expect(status == 0, "\(printed)")
         #expect(printed.contains("purged"), "\(printed)")
 
         let clock = ContinuousClock(), start = clock.now

@@ -16,7 +16,7 @@ struct TestCluster {
     static let adminToken = "cluster-test-token-0123456789"
 
     static func start(servers: Int = 3, remote: Bool = false, metrics: Bool = false, extraConfig: String = "") async throws -> TestCluster {
-        let memcached = try [LoopbackMemcached(), LoopbackMemcached()]
+        let memcached = try await LoopbackMemcached.launch(count: 2)
         let fixture = try ServerFixture()
         let config = try TemporaryDirectory(prefix: "darkroom-cluster-config")
         let addresses = memcached.map { "\"\($0.address)\"" }.joined(separator: ", ")

@@ -33,6 +33,19 @@ public final class LoopbackMemcached: @unchecked Sendable {
         }
     }
 
+    /// Starts one on a thread of its own: waiting for it to listen must not block one of the
+    /// cooperative pool's few threads (the other suites' tasks run there).
+    public static func launch() async throws -> LoopbackMemcached {
+        try await onOwnThread { try LoopbackMemcached() }
+    }
+
+    /// Starts `count` of them, each as ``launch()`` does.
+    public static func launch(count: Int) async throws -> [LoopbackMemcached] {
+        var servers: [LoopbackMemcached] = []
+        for _ in 0..<count { servers.append(try await launch()) }
+        return servers
+    }
+
     deinit { kill() }
 
     /// Ends it at once (SIGKILL), as a crash would.
