@@ -66,21 +66,23 @@ public final class S3Source: ImageSource {
     public let name = "s3"
     public let settings: S3SourceSettings
     private let http: HTTPSource
-    private let endpoint: (scheme: String, host: String, port: String)
+    /// The endpoint's scheme, and its host (IPv6 in brackets) with the port unless the scheme's default.
+    private let endpoint: (scheme: String, authority: String)
 
     /// - Throws: ``DarkroomError/fetchFailed(url:status:reason:kind:)`` (`.invalidURL`) for an
     ///   endpoint that is not `http(s)://host[:port]`.
     public init(settings: S3SourceSettings, logger: Logger = Logger(label: "darkroom.s3")) throws {
         let endpointText = settings.endpoint ?? "https://s3.\(settings.region).amazonaws.com"
         let url = try HTTPURL(endpointText)
-        let afterHost = url.normalized.dropFirst(url.scheme.count + 3).drop { $0 != "/" && $0 != ":" }
-        let port = afterHost.hasPrefix(":") ? String(afterHost.prefix { $0 != "/" }) : ""
-        guard afterHost.dropFirst(port.count).allSatisfy({ $0 == "/" }) else {
+        let defaultPort = url.scheme == "https" ? 443 : 80
+        let authority = (url.host.contains(":") ? "[\(url.host)]" : url.host) + (url.port == defaultPort ? "" : ":\(url.port)")
+        // Nothing after host and port: a path (or query) would be lost in every object URL.
+        guard url.normalized == "\(url.scheme)://\(authority)/" || url.normalized == "\(url.scheme)://\(authority)" else {
             throw DarkroomError.fetchFailed(
                 url: endpointText, status: nil, reason: "an S3 endpoint is scheme://host[:port], without a path", kind: .invalidURL)
         }
         self.settings = settings
-        self.endpoint = (url.scheme, url.host, port)
+        self.endpoint = (url.scheme, authority)
         var transfer = settings.transfer
         transfer.maxRedirects = 0
         transfer.allowPrivateNetworks = settings.endpoint != nil
@@ -164,9 +166,9 @@ public final class S3Source: ImageSource {
     func objectURL(bucket: String, key: String) -> String {
         let path = Self.percentEncoded(key)
         if settings.pathStyle {
-            return "\(endpoint.scheme)://\(endpoint.host)\(endpoint.port)/\(bucket)/\(path)"
+            return "\(endpoint.scheme)://\(endpoint.authority)/\(bucket)/\(path)"
         }
-        return "\(endpoint.scheme)://\(bucket).\(endpoint.host)\(endpoint.port)/\(path)"
+        return "\(endpoint.scheme)://\(bucket).\(endpoint.authority)/\(path)"
     }
 
     /// Every byte but the unreserved ones and `/` as `%XX` (AWS's URI encoding of a key).

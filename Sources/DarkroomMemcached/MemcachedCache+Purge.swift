@@ -28,6 +28,7 @@ extension MemcachedCache {
         throw MemcachedError(operation: "get", message: "the generation of \(source) keeps changing")
     }
 
+    /// A new random generation.
     static func freshGeneration() -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
         return (0..<MemcachedEntry.generationLength).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
@@ -47,6 +48,40 @@ extension MemcachedCache {
         _ = try write("set", Self.purgeEntryName(position), Array(source.utf8), expiry: Self.purgeEntryLifetime)
         counts.withLock { $0.purges += 1 }
         return 0
+    }
+}
+
+// MARK: - RecentGenerations
+
+/// The generations recent lookups read, by source, kept ``lifetime`` seconds at most and
+/// ``capacity`` sources at most: the render that follows a miss stores its entry with the
+/// generation its lookup saw, without reading it again.
+///
+/// This is also the right generation to keep: a purge made while the render ran changes the
+/// source's generation, and the entry, tagged with the older one, is never served — where a
+/// generation read at store time would mark a render of the purged bytes as current.
+final class RecentGenerations: Sendable {
+    static let lifetime: Duration = .seconds(30)
+    static let capacity = 4096
+    private let entries = Mutex<[String: (generation: [UInt8], seen: ContinuousClock.Instant)]>([:])
+
+    func remember(_ generation: [UInt8], of source: String) {
+        let now = ContinuousClock.now
+        entries.withLock { entries in
+            if entries.count >= Self.capacity {
+                entries = entries.filter { now - $0.value.seen < Self.lifetime }
+                if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
+            }
+            entries[source] = (generation, now)
+        }
+    }
+
+    /// The generation a lookup of `source` read in the last ``lifetime`` seconds.
+    func recent(of source: String) -> [UInt8]? {
+        entries.withLock { entries in
+            guard let entry = entries[source], ContinuousClock.now - entry.seen < Self.lifetime else { return nil }
+            return entry.generation
+        }
     }
 }
 

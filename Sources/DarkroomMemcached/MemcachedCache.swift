@@ -31,6 +31,9 @@ public final class MemcachedCache: RenderLeasing, @unchecked Sendable {  // the 
     /// so a stuck or partitioned memcached costs one timeout per `retryAfter` seconds, not
     /// one per operation (libmemcached's own failure tracking is per pooled connection).
     let suspendedUntil = Mutex<ContinuousClock.Instant?>(nil)
+    /// Generations read by recent lookups, which the store of the render that follows a miss
+    /// tags its entry with (saving a round trip; see ``RecentGenerations``).
+    let recentGenerations = RecentGenerations()
     /// A purge log entry found missing, and since when (``purges(after:)``).
     let missingPurgeEntry = Mutex<(UInt64, ContinuousClock.Instant)?>(nil)
 
@@ -111,6 +114,9 @@ public final class MemcachedCache: RenderLeasing, @unchecked Sendable {  // the 
         // The entry and its source's generation, in one request per server.
         let found = try getMany("get", [Self.itemName(key), Self.generationName(key.source)])
         let image: CachedImage?
+        if let generation = found[1], generation.count == MemcachedEntry.generationLength {
+            recentGenerations.remember(generation, of: key.source)
+        }
         if let entry = found[0], let generation = found[1] {
             image = entry.withUnsafeBytes { MemcachedEntry.decode($0, key: key, generation: generation) }
         } else {
@@ -130,7 +136,8 @@ public final class MemcachedCache: RenderLeasing, @unchecked Sendable {  // the 
 
     public func store(_ image: CachedImage, for key: CacheKey) throws {
         let item = Self.itemName(key)
-        let value = MemcachedEntry.encode(image, key: key, generation: try generation(of: key.source))
+        let generation = try recentGenerations.recent(of: key.source) ?? generation(of: key.source)
+        let value = MemcachedEntry.encode(image, key: key, generation: generation)
         try withConnection("set") { memc in
             let rc = item.withCString { name in
                 value.withUnsafeBufferPointer { bytes in

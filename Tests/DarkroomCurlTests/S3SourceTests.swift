@@ -106,8 +106,15 @@ struct S3SourceTests {
         let aws = S3SourceSettings(buckets: ["photos"], accessKey: "k", secretKey: "s")
         #expect(!aws.pathStyle)
         #expect(try S3Source(settings: aws).objectURL(bucket: "photos", key: "a.jpg") == "https://photos.s3.us-east-1.amazonaws.com/a.jpg")
-        #expect(throws: DarkroomError.self) {
-            try S3Source(settings: S3SourceSettings(buckets: ["photos"], accessKey: "k", secretKey: "s", endpoint: "http://h/path"))
+        for endpoint in ["http://h/path", "http://h:9000/path/", "http://h/?x=1"] {
+            #expect(throws: DarkroomError.self, "\(endpoint)") {
+                try S3Source(settings: S3SourceSettings(buckets: ["photos"], accessKey: "k", secretKey: "s", endpoint: endpoint))
+            }
         }
+        // A scheme's default port is left out; an IPv6 endpoint keeps its brackets.
+        let plain = S3SourceSettings(buckets: ["photos"], accessKey: "k", secretKey: "s", endpoint: "HTTP://Store.Local:80/")
+        #expect(try S3Source(settings: plain).objectURL(bucket: "photos", key: "a.jpg") == "http://store.local/photos/a.jpg")
+        let v6 = S3SourceSettings(buckets: ["photos"], accessKey: "k", secretKey: "s", endpoint: "http://[::1]:9000")
+        #expect(try S3Source(settings: v6).objectURL(bucket: "photos", key: "a.jpg") == "http://[::1]:9000/photos/a.jpg")
     }
 }

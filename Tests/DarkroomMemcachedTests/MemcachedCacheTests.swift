@@ -23,18 +23,9 @@ struct MemcachedCacheTests {
 
     /// A configuration with a memory layer then a `shared` memcached layer over `servers`.
     static func configuration(servers: [String], timeout: String = "200ms") -> Configuration {
-        let list = servers.map { "\"\($0)\"" }.joined(separator: ", ")
-        return ConfigLoader.load(
-            sources: [(name: "cluster.toml", text: variantText + """
-                [caches.memory]
-                capacity = "10MB"
-
-                [caches.shared]
-                type = "memcached"
-                servers = [\(list)]
-                timeout = "\(timeout)"
-                max-age = "1h"
-                """)],
+        ConfigLoader.load(
+            sources: [(name: "cluster.toml", text: variantText
+                + LoopbackMemcached.cacheTables(servers: servers, timeout: timeout, extra: "max-age = \"1h\""))],
             filters: registry.filters)
     }
 

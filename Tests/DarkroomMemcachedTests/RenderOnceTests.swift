@@ -9,18 +9,9 @@ import Testing
 @Suite("Pipelines sharing a memcached layer render each variant once, and never wait past a lease")
 struct RenderOnceTests {
     static func configuration(servers: [String], lease: String) -> Configuration {
-        let list = servers.map { "\"\($0)\"" }.joined(separator: ", ")
-        return ConfigLoader.load(
-            sources: [(name: "cluster.toml", text: MemcachedCacheTests.variantText + """
-                [caches.memory]
-                capacity = "10MB"
-
-                [caches.shared]
-                type = "memcached"
-                servers = [\(list)]
-                timeout = "500ms"
-                lease = "\(lease)"
-                """)],
+        ConfigLoader.load(
+            sources: [(name: "cluster.toml", text: MemcachedCacheTests.variantText
+                + LoopbackMemcached.cacheTables(servers: servers, timeout: "500ms", extra: "lease = \"\(lease)\""))],
             filters: MemcachedCacheTests.registry.filters)
     }
 

@@ -244,16 +244,7 @@ struct PartitionedMemcachedTests {
         let hole = try LoopbackListener(listening: true)
         let fixture = try ServerFixture()
         let config = try TemporaryDirectory(prefix: "darkroom-partition-config")
-        try (ServerFixture.configurationText + """
-
-            [caches.memory]
-            capacity = "10MB"
-
-            [caches.shared]
-            type = "memcached"
-            servers = ["127.0.0.1:\(hole.port)"]
-            timeout = "100ms"
-            """).write(toFile: config.path("10-partition.toml"), atomically: true, encoding: .utf8)
+        try (ServerFixture.configurationText + LoopbackMemcached.cacheTables(servers: ["127.0.0.1:\(hole.port)"], timeout: "100ms")).write(toFile: config.path("10-partition.toml"), atomically: true, encoding: .utf8)
         let server = try await ServerProcess.start(["--config", config.url.path, "--root", fixture.root.url.path, "--no-remote", "--metrics"])
         for name in ["gradient.jpg", "alpha.png"] {
             let answer = try await RawHTTPClient.send("GET", "/thumb/\(name)", port: server.port)
@@ -268,6 +259,7 @@ struct PartitionedMemcachedTests {
         // Timed out, or skipped at once within 2 s of a timeout: both are counted as timeouts.
         #expect(count >= 2, "\(timeouts.map(String.init) ?? "no shared timeout line in /metrics")")
         _ = try await server.stop()
+        withExtendedLifetime(hole) {}  // listening until the server has stopped
     }
 }
 

@@ -1,6 +1,7 @@
 import DarkroomTestSupport
 import Foundation
 import Glibc
+import Synchronization
 
 // MARK: - ServerProcess
 
@@ -11,7 +12,10 @@ final class ServerProcess: Sendable {
     /// The line the server printed once listening.
     let banner: String
     private let process: Process
-    private let stderr: Pipe
+    /// The tail of what the server wrote after its banner (both pipes are drained by threads
+    /// of their own: a pipe nobody reads fills at 64 KiB, and the server then blocks in its
+    /// next log line — as happened with a warning logged four times a second).
+    private let output: OutputTail
 
     static let executable = BuiltExecutable.url(named: "darkroom-server")
 
@@ -54,7 +58,10 @@ final class ServerProcess: Sendable {
             process.terminate()
             throw Failure(description: "no address in '\(banner)'")
         }
-        return ServerProcess(port: port, banner: banner, process: process, stderr: err)
+        let output = OutputTail()
+        output.drain(out.fileHandleForReading)
+        output.drain(err.fileHandleForReading)
+        return ServerProcess(port: port, banner: banner, process: process, output: output)
     }
 
     /// A `darkroom-server` process (not started) with `--host 127.0.0.1 --port 0` and then
@@ -70,12 +77,15 @@ final class ServerProcess: Sendable {
         return process
     }
 
-    private init(port: Int, banner: String, process: Process, stderr: Pipe) {
+    private init(port: Int, banner: String, process: Process, output: OutputTail) {
         self.port = port
         self.banner = banner
         self.process = process
-        self.stderr = stderr
+        self.output = output
     }
+
+    /// The last 64 KiB the server wrote to its standard output and error since its banner.
+    var recentOutput: String { output.text }
 
     /// Sends SIGTERM and waits for the exit; returns the exit status.
     func stop() async throws -> Int32 {
@@ -98,5 +108,28 @@ final class ServerProcess: Sendable {
 
     deinit {
         if process.isRunning { process.terminate() }
+    }
+}
+
+// MARK: - OutputTail
+
+/// Reads pipes to their end on threads of their own, keeping the last 64 KiB.
+final class OutputTail: Sendable {
+    private static let limit = 64 * 1024
+    private let bytes = Mutex<[UInt8]>([])
+
+    var text: String { String(decoding: bytes.withLock { $0 }, as: UTF8.self) }
+
+    func drain(_ handle: FileHandle) {
+        Thread { [self] in
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { return }
+                bytes.withLock { kept in
+                    kept.append(contentsOf: chunk)
+                    if kept.count > Self.limit { kept.removeFirst(kept.count - Self.limit) }
+                }
+            }
+        }.start()
     }
 }

@@ -19,18 +19,8 @@ struct TestCluster {
         let memcached = try await LoopbackMemcached.launch(count: 2)
         let fixture = try ServerFixture()
         let config = try TemporaryDirectory(prefix: "darkroom-cluster-config")
-        let addresses = memcached.map { "\"\($0.address)\"" }.joined(separator: ", ")
-        try (ServerFixture.configurationText + """
-
-            [caches.memory]
-            capacity = "10MB"
-
-            [caches.shared]
-            type = "memcached"
-            servers = [\(addresses)]
-            timeout = "200ms"
-            \(extraConfig)
-            """).write(toFile: config.path("10-cluster.toml"), atomically: true, encoding: .utf8)
+        try (ServerFixture.configurationText
+            + LoopbackMemcached.cacheTables(servers: memcached.map(\.address), timeout: "200ms", extra: extraConfig)).write(toFile: config.path("10-cluster.toml"), atomically: true, encoding: .utf8)
         var arguments = ["--config", config.url.path, "--root", fixture.root.url.path]
         if !remote { arguments.append("--no-remote") }
         if metrics { arguments.append("--metrics") }

@@ -109,3 +109,29 @@ public final class LoopbackMemcached: @unchecked Sendable {
         }
     }
 }
+
+// MARK: - Configuration text
+
+extension LoopbackMemcached {
+    /// `filters.d/` text for a memory layer over a shared memcached layer on `servers`
+    /// (`host:port`), with `timeout` and any further `[caches.shared]` lines in `extra`.
+    ///
+    /// ```swift
+    /// let text = LoopbackMemcached.cacheTables(servers: [memcached.address], timeout: "200ms", extra: "lease = \"2s\"")
+    /// ```
+    public static func cacheTables(servers: [String], timeout: String, extra: String = "") -> String {
+        let list = servers.map { "\"\($0)\"" }.joined(separator: ", ")
+        return """
+
+            [caches.memory]
+            capacity = "10MB"
+
+            [caches.shared]
+            type = "memcached"
+            servers = [\(list)]
+            timeout = "\(timeout)"
+            \(extra)
+
+            """
+    }
+}

@@ -20,19 +20,23 @@ import Synchronization
 public final class PurgeFollower: Sendable {
     public let caches: CacheLayers
     private let logger: Logger
+    /// The layers that keep a purge log, with their index.
+    private let logs: [(index: Int, name: String, log: any PurgeLog)]
+    /// The layers that keep none: where purges read from the logs are applied.
+    private let localLayers: [CacheLayer]
     /// Per log layer (by index in ``caches``), the position read up to; absent until started.
     private let positions = Mutex<[Int: UInt64]>([:])
+    /// The log layers whose failure to answer was logged, and not their recovery yet: a layer
+    /// that stays down is logged once, not at every poll.
+    private let reportedDown = Mutex<Set<Int>>([])
 
     public init(caches: CacheLayers, logger: Logger = Logger(label: "darkroom.purge")) {
         self.caches = caches
         self.logger = logger
-    }
-
-    /// The layers that keep a purge log, with their index.
-    private var logs: [(index: Int, name: String, log: any PurgeLog)] {
-        caches.layers.enumerated().compactMap { index, layer in
+        logs = caches.layers.enumerated().compactMap { index, layer in
             (layer.cache as? any PurgeLog).map { (index, layer.name, $0) }
         }
+        localLayers = caches.layers.filter { !($0.cache is any PurgeLog) }
     }
 
     /// Whether any layer keeps a purge log.
@@ -45,8 +49,9 @@ public final class PurgeFollower: Sendable {
             do {
                 let position = try await log.purgeLogPosition()
                 positions.withLock { $0[index] = $0[index] ?? position }
+                noteAnswered(index, name)
             } catch {
-                logger.warning("purge log not readable yet: \(error)", metadata: ["layer": .string(name)])
+                noteFailed(index, name, error)
             }
         }
     }
@@ -72,8 +77,9 @@ public final class PurgeFollower: Sendable {
                     applied += 1
                 }
                 positions.withLock { $0[index] = page.position }
+                noteAnswered(index, name)
             } catch {
-                logger.debug("purge log not readable: \(error)", metadata: ["layer": .string(name)])
+                noteFailed(index, name, error)
             }
         }
         return applied
@@ -91,9 +97,23 @@ public final class PurgeFollower: Sendable {
         }
     }
 
-    // MARK: - Applying
+    // MARK: - Reporting
 
-    private var localLayers: [CacheLayer] { caches.layers.filter { !($0.cache is any PurgeLog) } }
+    private func noteFailed(_ index: Int, _ name: String, _ error: any Error) {
+        if reportedDown.withLock({ $0.insert(index).inserted }) {
+            logger.warning("purge log not readable (following it again once it answers): \(error)", metadata: ["layer": .string(name)])
+        } else {
+            logger.debug("purge log still not readable: \(error)", metadata: ["layer": .string(name)])
+        }
+    }
+
+    private func noteAnswered(_ index: Int, _ name: String) {
+        if reportedDown.withLock({ $0.remove(index) != nil }) {
+            logger.notice("purge log readable again", metadata: ["layer": .string(name)])
+        }
+    }
+
+    // MARK: - Applying
 
     private func removeLocally(_ source: String) async {
         for layer in localLayers {

@@ -29,7 +29,7 @@ extension PipelineCore {
             stored = try await layer.cache.value(for: key)
         } catch {
             metrics.lookup("originals", "error")
-            logger.warning("originals layer failed: \(error)", metadata: ["layer": .string(layer.name)])
+            layerFailures.report(layer.name, "look up an original", error)
             stored = nil
         }
         let cached = stored.map { entry in

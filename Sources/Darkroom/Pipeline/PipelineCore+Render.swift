@@ -47,7 +47,7 @@ extension PipelineCore {
             await caches.value(for: key, skippingImmediate: true) { layer, outcome in
                 self.metrics.lookup(layer, outcome.label)
                 if case let .failed(error) = outcome {
-                    self.logger.warning("cache layer failed: \(error)", metadata: ["layer": .string(layer), "key": .string(key.string)])
+                    self.layerFailures.report(layer, "look up", error, metadata: ["key": .string(key.string)])
                 }
             }
         }
@@ -84,7 +84,7 @@ extension PipelineCore {
                 : []
             for (layer, error) in failures {
                 metrics.lookup(layer, CacheLayers.Outcome.failed(error).label)
-                logger.warning("cache layer failed to store: \(error)", metadata: ["layer": .string(layer)])
+                layerFailures.report(layer, "store", error)
             }
         }
         logger.debug("rendered", metadata: metadata(source, .render, variant: target.target.name))

@@ -15,6 +15,8 @@ final class PipelineCore: @unchecked Sendable {
     let threads: PipelineThreads
     let metrics: PipelineMetrics
     let logger: Logger
+    /// Cache-layer failures, logged once per layer every ten seconds.
+    let layerFailures: LayerFailureLog
     let downloads: WorkQueue
     let processing: WorkQueue
     /// Used for its output-format rule.
@@ -38,6 +40,7 @@ final class PipelineCore: @unchecked Sendable {
             layers: configuration.caches.layers.map(\.name),
             immediateLayer: configuration.caches.layers.first(where: { $0.cache.answersImmediately })?.name ?? "memory")
         logger = configuration.logger
+        layerFailures = LayerFailureLog(logger: configuration.logger)
         downloads = WorkQueue(
             name: "downloads", maximumActive: configuration.maximumActiveDownloads, memoryBudget: nil,
             order: configuration.queueOrder, depthGauge: metrics.downloadQueueDepth)
