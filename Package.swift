@@ -274,6 +274,7 @@ let package = Package(
             dependencies: [
                 "darkroom-server", "DarkroomServer", "Darkroom", "DarkroomCore", "DarkroomConfig", "DarkroomCache",
                 "DarkroomTestSupport", .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

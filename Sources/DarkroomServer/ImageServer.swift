@@ -107,7 +107,7 @@ public struct ImageServer: Sendable {
                 guard let metrics = settings.metrics else {
                     throw ServerFailure.notFound("metrics are off on this server (darkroom-server --metrics turns them on)")
                 }
-                return .text(metrics.exposition(), type: "text/plain; version=0.0.4; charset=utf-8", isHead: isHead)
+                return .text(metrics.scrape(), type: "text/plain; version=0.0.4; charset=utf-8", isHead: isHead)
             case let .image(variant, source):
                 try checkAllowed(source)
                 let rendered = negotiation?.variant(for: variant, accept: request.accept) ?? variant

@@ -121,19 +121,9 @@ struct ClusterPurgeTests {
         try origin.put("icc-srgb.jpg", as: "cli.jpg")
 
         let arguments = ["cache", "purge", "--config", cluster.config.url.path, "--source", origin.server.url("/image/cli.jpg")]
-        // On a thread of its own: waiting for a process must not block the cooperative pool.
-        let (status, printed) = try await onOwnThread {
-            let process = Process()
-            process.executableURL = BuiltExecutable.url(named: "darkroom")
-            process.arguments = arguments
-            process.environment = ProcessInfo.processInfo.environment.merging(["DARKROOM_CACHE_DIR": ServerProcess.cacheDirectory]) { $1 }
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, printed)
-        }
+        let (status, printed) = try await ChildProcess.run(
+            BuiltExecutable.url(named: "darkroom").path, arguments,
+            environment: ProcessInfo.processInfo.environment.merging(["DARKROOM_CACHE_DIR": ServerProcess.cacheDirectory]) { $1 })
         #expect(status == 0, "\(printed)")
         #expect(printed.contains("purged"), "\(printed)")
 

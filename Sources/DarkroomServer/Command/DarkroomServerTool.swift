@@ -37,10 +37,15 @@ public enum DarkroomServerTool {
         } catch {
             ServeCommand.exit(withError: error)
         }
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = Logger.Level(rawValue: command.logLevel) ?? .info
-            return handler
+        let level = Logger.Level(rawValue: command.logLevel) ?? .info
+        if command.logFormat == "json" {
+            LoggingSystem.bootstrap { label in JSONLogHandler(label: label, level: level) }
+        } else {
+            LoggingSystem.bootstrap { label in
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = level
+                return handler
+            }
         }
         do {
             try await command.run(registry: makeRegistry())

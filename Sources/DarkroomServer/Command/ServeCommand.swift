@@ -85,6 +85,9 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
+    @Option(name: .customLong("log-format"), help: "text (one readable line each) or json (one JSON object each, for log shippers).")
+    var logFormat = "text"
+
     /// A thread each is started up front (see `ImagePipeline.Configuration.maximumActiveProcessing`).
     static let maximumJobs = 256
     /// A week: longer idle timeouts are "never" in practice; 0 says it.
@@ -103,6 +106,9 @@ struct ServeCommand: ParsableCommand {
         if let root, root.isEmpty { throw ValidationError("--root is empty: give a folder (use --root . for this one)") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level \(logLevel) is not one of trace, debug, info, notice, warning, error, critical")
+        }
+        guard ["text", "json"].contains(logFormat) else {
+            throw ValidationError("--log-format \(logFormat) is not one of text, json")
         }
         guard root != nil || !noRemote else {
             throw ValidationError("nothing to serve: give --root FOLDER, or drop --no-remote")

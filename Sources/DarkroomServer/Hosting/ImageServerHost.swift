@@ -43,13 +43,17 @@ public struct ImageServerHost: Sendable {
         let server = self.server
         let logger = self.logger
         let responder = CallbackResponder<ImageServerRequestContext> { request, context in
+            let started = ContinuousClock.now
+            let requestID = RequestID.resolve(request.headers[Self.requestIDField])
             let path = request.head.path ?? "/"
             // Only the admin endpoint reads a body (bounded); image requests never do.
             var body: [UInt8] = []
             if request.method == .post, path.hasPrefix("/admin/") {
                 guard let buffer = try? await request.body.collect(upTo: ImageServerRequest.maximumBodySize) else {
-                    return Self.hummingbirdResponse(.failure(ServerFailure(
-                        status: 413, message: "the request body is over \(ImageServerRequest.maximumBodySize) bytes")))
+                    var refused = ImageServerResponse.failure(ServerFailure(
+                        status: 413, message: "the request body is over \(ImageServerRequest.maximumBodySize) bytes"))
+                    refused.headers.append(("X-Request-ID", requestID))
+                    return Self.hummingbirdResponse(refused)
                 }
                 body = Array(buffer.readableBytesView)
             }
@@ -62,8 +66,10 @@ public struct ImageServerHost: Sendable {
             } else {
                 await server.respond(to: served)
             }
-            Self.log(served, response, to: logger)
-            return Self.hummingbirdResponse(response)
+            var answered = response
+            answered.headers.append(("X-Request-ID", requestID))
+            AccessLog.log(served, answered, requestID: requestID, duration: ContinuousClock.now - started, to: logger)
+            return Self.hummingbirdResponse(answered)
         }
         let host = self.host
         let idle = idleTimeout.map { TimeAmount.nanoseconds(Int64($0 * 1_000_000_000)) }
@@ -87,16 +93,7 @@ public struct ImageServerHost: Sendable {
         }
     }
 
-    /// Every request at `debug`; server-side failures (5xx) at `notice`, with their message
-    /// (control characters escaped: a message may quote a client's decoded path).
-    static func log(_ request: ImageServerRequest, _ response: ImageServerResponse, to logger: Logger) {
-        if response.status >= 500 {
-            let message = logSafe(String(decoding: response.body, as: UTF8.self).trimmingSuffixNewline)
-            logger.notice("\(request.method) \(logSafe(request.path)) → \(response.status): \(message)")
-        } else {
-            logger.debug("\(request.method) \(request.path) → \(response.status)")
-        }
-    }
+    static let requestIDField = HTTPField.Name("X-Request-ID")!
 
     /// `text` with control characters written as `\u{A}`, so it stays one log line.
     ///
@@ -124,9 +121,4 @@ public struct ImageServerHost: Sendable {
         let body = response.body.isEmpty ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: response.body))
         return Response(status: HTTPResponse.Status(code: response.status), headers: fields, body: body)
     }
-}
-
-extension String {
-    /// The text without its final line break.
-    fileprivate var trimmingSuffixNewline: String { hasSuffix("\n") ? String(dropLast()) : self }
 }

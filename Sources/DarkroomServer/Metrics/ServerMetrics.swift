@@ -22,11 +22,24 @@ public struct ServerMetrics: Sendable {
     public let prefix: String
     /// The `text/plain` exposition `/metrics` answers (Prometheus' text format).
     public let exposition: @Sendable () -> [UInt8]
+    /// Whether `/metrics` adds the process's own figures (``ProcessMetrics``: CPU, memory,
+    /// open files) after `exposition`; turn it off when the registry already has them.
+    public var includesProcessMetrics = true
 
     public init(factory: any MetricsFactory, prefix: String = "darkroom", exposition: @escaping @Sendable () -> [UInt8]) {
         self.factory = factory
         self.prefix = prefix
         self.exposition = exposition
+    }
+
+    /// What `GET /metrics` answers: `exposition` and, unless turned off, the process's figures.
+    func scrape() -> [UInt8] {
+        var text = exposition()
+        if includesProcessMetrics, let process = ProcessMetrics.read() {
+            if let last = text.last, last != UInt8(ascii: "\n") { text.append(UInt8(ascii: "\n")) }
+            text += Array(process.exposition.utf8)
+        }
+        return text
     }
 
     /// Counts one response.
