@@ -157,7 +157,7 @@ let package = Package(
             name: "DarkroomCLI",
             dependencies: [
                 "Darkroom", "DarkroomConfig", "DarkroomCore", "DarkroomFilters",
-                "DarkroomSources", "DarkroomCache", "DarkroomCurl",
+                "DarkroomSources", "DarkroomCache", "DarkroomCurl", "DarkroomGD",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -168,7 +168,7 @@ let package = Package(
         .target(
             name: "DarkroomServer",
             dependencies: [
-                "Darkroom", "DarkroomConfig", "DarkroomCore", "DarkroomCurl", "DarkroomSources",
+                "Darkroom", "DarkroomConfig", "DarkroomCore", "DarkroomCurl", "DarkroomSources", "DarkroomGD",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

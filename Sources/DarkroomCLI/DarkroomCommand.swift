@@ -1,6 +1,7 @@
 import ArgumentParser
 import Darkroom
 import DarkroomCore
+import DarkroomGD
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -29,6 +30,8 @@ struct DarkroomCommand: ParsableCommand {
     /// a plain batch line directly (see ``PlainBatchCommandLine``), everything else through
     /// swift-argument-parser.
     static func main() {
+        // What libgd's codecs print (dav1d, libheif) joins the one-line error it belongs to.
+        CodecOutput.routeIntoErrors()
         let arguments = Array(CommandLine.arguments.dropFirst())
         ConfigurationPrefetch.start(arguments: arguments)
         if let batch = PlainBatchCommandLine.options(arguments) {

@@ -91,6 +91,41 @@ enum GDDiagnostics {
     }
 }
 
+// MARK: - What the codecs print
+
+/// What the codecs libgd loads print straight to C's `stderr` — dav1d's "Unknown OBU type 14
+/// of size 151" for a damaged AVIF, libheif's and libaom's lines — which no handler catches.
+/// Once ``routeIntoErrors()`` ran, such text printed during a libgd call becomes part of
+/// that call's messages (so of its one-line error); text from anywhere else still reaches
+/// file descriptor 2 as before.
+///
+/// It replaces C's process-wide `stderr`, so executables call it at start (`darkroom`,
+/// `darkroom-server`, and tools built on `DarkroomTool`); a library embedding Darkroom
+/// decides for itself.
+///
+/// ```swift
+/// CodecOutput.routeIntoErrors()
+/// // darkroom: error: bad.avif: cannot decode AVIF: …: Decoding of color planes failed; Unknown OBU type 14 of size 151
+/// ```
+public enum CodecOutput {
+    /// Routes codec output into the errors of the calls that print it. Returns whether C's
+    /// `stderr` could be replaced (it can on glibc).
+    @discardableResult
+    public static func routeIntoErrors() -> Bool {
+        darkroom_route_c_stderr { text, size in
+            guard let text, let raw = pthread_getspecific(captureKey) else { return 0 }
+            let log = Unmanaged<MessageLog>.fromOpaque(raw).takeUnretainedValue()
+            let bytes = UnsafeRawBufferPointer(start: text, count: size)
+            let line = String(decoding: bytes, as: UTF8.self)
+                .split(whereSeparator: { $0 == "\n" || $0 == "\r" }).joined(separator: " ").trimmingWhitespace()
+            if !line.isEmpty, log.errors.count + log.warnings.count < GDDiagnostics.maximumMessages {
+                log.warnings.append(line)
+            }
+            return 1
+        } == 1
+    }
+}
+
 // MARK: - Per-thread capture
 
 /// The messages of one captured call. Only ever touched by the thread that made the call.

@@ -20,6 +20,9 @@ struct BadInputTests {
             ("bomb-40000.png", "40000×40000"),
             ("bomb-65535.gif", "65535×65535"),
             ("does-not-exist.jpg", "no such file"),
+            // gradient.avif with 38 bytes of its AV1 data inverted: dav1d prints "Unknown OBU
+            // type 14 of size 151" to C's stderr itself, which now joins the one error line.
+            ("avif-bad-obu.avif", "Unknown OBU type"),
         ])
     func refused(file: String, reason: String) async throws {
         let folder = try TemporaryDirectory()

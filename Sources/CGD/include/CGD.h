@@ -85,4 +85,15 @@ static inline const int *darkroom_gd_palette_green(const gdImage *im) { return i
 static inline const int *darkroom_gd_palette_blue(const gdImage *im) { return im->blue; }
 static inline const int *darkroom_gd_palette_alpha(const gdImage *im) { return im->alpha; }
 
+// MARK: - C's stderr
+
+/// Takes `size` bytes a library wrote to C's `stderr`: returns 1 when it kept them, 0 to let
+/// them through to file descriptor 2.
+typedef int (*darkroom_stderr_sink)(const char *text, size_t size);
+
+/// Replaces C's `stderr` stream (once; later calls only change the sink) by an unbuffered
+/// stream handing every write to `sink` first. Returns 1 once the stream is in place.
+/// Process-wide: executables call it at start (DarkroomTool, DarkroomServerTool), libraries never.
+int darkroom_route_c_stderr(darkroom_stderr_sink sink);
+
 #endif

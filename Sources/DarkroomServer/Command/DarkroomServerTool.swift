@@ -1,5 +1,6 @@
 import ArgumentParser
 import Darkroom
+import DarkroomGD
 import FoundationEssentials
 import Glibc
 import Logging
@@ -26,6 +27,8 @@ public enum DarkroomServerTool {
     /// returns, and serves until SIGTERM or SIGINT. Bad options, a configuration with errors
     /// or a port that cannot be bound print why and exit with status 1 (64 for usage errors).
     public static func main(registry makeRegistry: () -> Registry = { Registry.standard }) async {
+        // What libgd's codecs print joins the error of the request that made them print.
+        CodecOutput.routeIntoErrors()
         let command: ServeCommand
         do {
             let arguments = try ServerEnvironment.arguments(
