@@ -29,12 +29,21 @@ class Server:
                 "--host", "127.0.0.1", "--port", "0", "--no-cache", "--jobs", "2"]
         env = dict(os.environ, SWIFT_BACKTRACE="enable=no")
         env.pop("DARKROOM_CONFIG", None)
+        # The log goes to a file: a pipe nobody reads fills with the access log (a line per
+        # request at info) and then blocks the server.
+        self.log = open(os.path.join(self.cwd, "server.log"), "w+")
         self.proc = subprocess.Popen(argv, cwd=self.cwd, env=env, stdin=subprocess.DEVNULL,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                     stdout=subprocess.PIPE, stderr=self.log, text=True)
         line = self.proc.stdout.readline()
         match = re.search(r"listening on (http://127\.0\.0\.1:\d+)", line)
-        if not match: sys.exit(f"server_sweep: the server did not start: {line!r} {self.proc.stderr.read()[-500:]}")
+        if not match: sys.exit(f"server_sweep: the server did not start: {line!r} {self.log_tail(500)}")
         self.url = match.group(1)
+
+    def log_tail(self, size):
+        """The last `size` characters the server logged."""
+        self.log.flush()
+        with open(self.log.name) as log:
+            return log.read()[-size:]
 
     def get(self, path, timeout):
         """(status, first line of the body) or (None, reason) when nothing came back."""
@@ -106,7 +115,7 @@ def main():
             kept.parent.mkdir(parents=True, exist_ok=True)
             kept.write_bytes(data)
             code = server.proc.poll()
-            stderr = "" if code is None else server.proc.stderr.read()[-800:]
+            stderr = server.log_tail(800)
             findings.append({"index": i, "format": fmt, "kind": "server down", "exit": code, "mutation": mutation,
                              "source": source, "kept": str(kept), "stderr": stderr})
             print(f"  server down after {name} ({mutation}): exit {code}", file=sys.stderr)
