@@ -46,27 +46,16 @@ enum VariantSelection {
         var filters: [any ImageFilter] = []
         var encoding: VariantEncoding?
         for (index, spec) in specs.enumerated() {
-            var chain = Substring(spec)
-            if let arrow = spec.firstIndex(of: ">") {
-                guard index == specs.count - 1 else {
-                    throw DarkroomError.invalidArgument(
-                        name: "--filter", value: spec, expected: "encoder settings (after '>') only at the end of the last --filter")
-                }
-                chain = spec[..<arrow]
-                guard chain.filter({ $0 == "(" }).count <= chain.filter({ $0 == ")" }).count else {
-                    throw DarkroomError.invalidArgument(
-                        name: "--filter", value: spec,
-                        expected: "'>' only before encoder settings; inside a filter's arguments write it as %3E")
-                }
-                encoding = try VariantEncoding(parsing: String(spec[spec.index(after: arrow)...]))
-                if chain.allSatisfy(\.isWhitespace) { continue }
+            if spec.contains(">") && index != specs.count - 1 {
+                throw DarkroomError.invalidArgument(
+                    name: "--filter", value: spec, expected: "encoder settings (after '>') only at the end of the last --filter")
             }
-            for part in chain.split(separator: "|", omittingEmptySubsequences: false) {
-                guard !part.allSatisfy(\.isWhitespace) else {
-                    throw DarkroomError.invalidArgument(
-                        name: "--filter", value: spec, expected: "a filter, or filters joined by '|' (one is empty)")
-                }
-                filters.append(try registry.filter(parsing: String(part)))
+            do {
+                let parsed = try registry.chain(parsing: spec)
+                filters += parsed.filters
+                encoding = parsed.encoding ?? encoding
+            } catch let DarkroomError.invalidArgument(name, value, expected) where name == "chain" {
+                throw DarkroomError.invalidArgument(name: "--filter", value: value, expected: expected)
             }
         }
         return (filters, encoding)

@@ -108,6 +108,11 @@ public struct ImageServer: Sendable {
                     throw ServerFailure.notFound("metrics are off on this server (darkroom-server --metrics turns them on)")
                 }
                 return .text(metrics.scrape(), type: "text/plain; version=0.0.4; charset=utf-8", isHead: isHead)
+            case let .image(variant, source) where AdHocChain.isChain(variant):
+                let target = try AdHocChain.target(variant, registry: pipeline.configuration.registry, settings: settings)
+                try checkAllowed(source)
+                let image = try await pipeline.request(ImageRequest(location: source, variant: .target(target))).response
+                return response(for: image, ifNoneMatch: request.ifNoneMatch, isHead: isHead)
             case let .image(variant, source):
                 try checkAllowed(source)
                 let rendered = negotiation?.variant(for: variant, accept: request.accept) ?? variant

@@ -45,6 +45,15 @@ public struct ImageServerSettings: Sendable {
     /// The bearer token of `POST /admin/purge`; `nil` (the default) switches the endpoint off
     /// (`darkroom-server` takes it from `$DARKROOM_ADMIN_TOKEN`).
     public var adminToken: String?
+    /// Whether unsigned paths may carry ad-hoc chains (`/chain:…/SOURCE`, ``AdHocChain``);
+    /// with a ``signer`` they always may, since only your application makes signed paths.
+    /// Default `false`: without signing, only the configured variants.
+    public var allowsUnsignedChains = false
+    /// The most filters an ad-hoc chain may have (default 16).
+    public var maximumChainFilters = 16
+
+    /// Whether ad-hoc chains are answered: signed paths, or ``allowsUnsignedChains``.
+    public var allowsChains: Bool { signer != nil || allowsUnsignedChains }
 
     public init(root: String? = nil, allowsRemoteSources: Bool = true, signer: URLSigner? = nil, maxAge: Int = 86_400) {
         self.root = root

@@ -57,9 +57,10 @@ struct ServerFixture {
     /// A server over the fixture's root and configuration, with a memory cache and no disk cache.
     func server(
         root: Bool = true, remote: Bool = true, signer: URLSigner? = nil, fallback: [UInt8]? = nil, webP: Bool = false,
-        avif: Bool = false, metrics: ServerMetrics? = nil
+        avif: Bool = false, metrics: ServerMetrics? = nil, unsignedChains: Bool = false
     ) throws -> TestServer {
         var settings = ImageServerSettings(root: root ? self.root.url.path : nil, allowsRemoteSources: remote, signer: signer)
+        settings.allowsUnsignedChains = unsignedChains
         settings.negotiatesWebP = webP
         settings.negotiatesAVIF = avif
         settings.metrics = metrics

@@ -79,6 +79,9 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Serve Prometheus metrics at /metrics (to anyone who can reach the port).")
     var metrics = false
 
+    @Flag(name: .customLong("allow-chains"), help: "Answer ad-hoc chains (/chain:IDENTIFIER/SOURCE) on unsigned paths too (signed paths always may).")
+    var allowChains = false
+
     @Flag(name: .customLong("no-cache"), help: "Neither read nor write the caches (every request renders).")
     var noCache = false
 
@@ -133,6 +136,7 @@ struct ServeCommand: ParsableCommand {
         var settings = ImageServerSettings(root: root, allowsRemoteSources: !noRemote, maxAge: maxAge)
         settings.signer = try signer()
         settings.adminToken = try adminToken()
+        settings.allowsUnsignedChains = allowChains
         settings.negotiatesWebP = autoWebP
         settings.negotiatesAVIF = autoAVIF
         if autoAVIF && !registry.writableFormats.contains(.avif) {
@@ -213,6 +217,7 @@ struct ServeCommand: ParsableCommand {
             settings.root.map { "files under \($0)" } ?? "no files",
             "remote sources \(settings.allowsRemoteSources ? "on" : "off")",
             settings.signer == nil ? "unsigned paths" : "signed paths only",
+            settings.allowsChains ? "ad-hoc chains" : nil,
             settings.negotiatedFormats.isEmpty ? nil : "\(negotiated(settings)) to clients that accept it",
             settings.metrics == nil ? nil : "metrics at /metrics",
             settings.adminToken == nil ? nil : "admin endpoint at /admin/purge",

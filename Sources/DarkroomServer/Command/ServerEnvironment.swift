@@ -20,6 +20,7 @@ enum ServerEnvironment {
     static let flags: [(variable: String, option: String)] = [
         ("DARKROOM_NO_REMOTE", "--no-remote"), ("DARKROOM_AUTO_WEBP", "--auto-webp"), ("DARKROOM_AUTO_AVIF", "--auto-avif"),
         ("DARKROOM_METRICS", "--metrics"), ("DARKROOM_NO_CACHE", "--no-cache"),
+        ("DARKROOM_ALLOW_CHAINS", "--allow-chains"),
     ]
 
     struct Failure: Error, CustomStringConvertible {

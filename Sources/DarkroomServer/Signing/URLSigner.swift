@@ -72,6 +72,52 @@ public struct URLSigner: Sendable {
         isValid(signature: signature[...], for: path[...])
     }
 
+    // MARK: - Paths
+
+    /// The whole signed path `/SIGNATURE/VARIANT/SOURCE` of a configured variant: the variant
+    /// and the source percent-encoded (a URL source whole, slashes included; a file path
+    /// keeping its slashes), then signed.
+    ///
+    /// ```swift
+    /// signer.signedPath(variant: "thumbnail", source: "https://example.com/cat.jpg")
+    /// // "/oKfUtW…/thumbnail/https%3A%2F%2Fexample.com%2Fcat.jpg"
+    /// ```
+    public func signedPath(variant: String, source: String) -> String {
+        sign("/" + PercentEncoding.encode(variant, keepingSlashes: false) + "/" + Self.encodedSource(source))
+    }
+
+    /// The whole signed path `/SIGNATURE/chain:IDENTIFIER/SOURCE` of an ad-hoc chain, given in
+    /// the identifier syntax `darkroom list` prints (filters joined by `|`, optionally `>` and
+    /// encoder settings). `|`, `>` and `%` are escaped; `(`, `)`, `,`, `=` and `:` stay readable.
+    ///
+    /// ```swift
+    /// signer.signedPath(chain: "aspect-fit(height=300,width=300)|sharpen>webp(quality=75)", source: "photos/cat.jpg")
+    /// // "/Xb3n…/chain:aspect-fit(height=300,width=300)%7Csharpen%3Ewebp(quality=75)/photos/cat.jpg"
+    /// ```
+    public func signedPath(chain identifier: String, source: String) -> String {
+        sign("/" + Self.encodedChain("chain:" + identifier) + "/" + Self.encodedSource(source))
+    }
+
+    private func sign(_ path: String) -> String { "/" + signature(for: path) + path }
+
+    private static func encodedSource(_ source: String) -> String {
+        PercentEncoding.encode(source, keepingSlashes: !source.contains("://"))
+    }
+
+    /// `text` escaped as ``PercentEncoding/encode(_:keepingSlashes:)`` does, but keeping the
+    /// identifier syntax's `(`, `)`, `,`, `=` and `:`, which a path segment may hold as they are.
+    static func encodedChain(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            if "(),=:".contains(character) {
+                out.append(character)
+            } else {
+                out += PercentEncoding.encode(String(character), keepingSlashes: false)
+            }
+        }
+        return out
+    }
+
     // MARK: - Encodings
 
     /// Unpadded base64url (RFC 4648 §5).
