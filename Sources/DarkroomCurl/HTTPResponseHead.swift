@@ -59,6 +59,8 @@ struct CacheControl: Sendable, Hashable {
     var maxAge: Int?
     /// `no-store`: do not keep the bytes.
     var noStore = false
+    /// `private`: for the user's own cache only, not a shared one (as Darkroom is).
+    var isPrivate = false
 
     init(parsing value: String?) {
         guard let value else { return }
@@ -74,6 +76,7 @@ struct CacheControl: Sendable, Hashable {
             case "s-maxage": sharedMaxAge = argument.flatMap(Self.seconds)
             case "no-store": noStore = true
             case "no-cache": noCache = true
+            case "private": isPrivate = true
             default: break
             }
         }

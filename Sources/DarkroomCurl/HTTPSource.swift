@@ -261,18 +261,18 @@ public final class HTTPSource: ImageSource {
                 url: location, status: response.status, reason: "the response is not an image\(served): \(hint)",
                 kind: .invalidResponse)
         }
-        let cacheControl = CacheControl(parsing: response.head["cache-control"])
+        let freshness = HTTPFreshness(response.head)
         return SourceData(
             key: key, bytes: response.body, contentType: contentType, etag: response.head["etag"],
-            lastModified: response.head["last-modified"], maxAge: cacheControl.maxAge, noStore: cacheControl.noStore)
+            lastModified: response.head["last-modified"], maxAge: freshness.maxAge, noStore: freshness.noStore)
     }
 
     /// The cached copy with the freshness (and validators, when sent) of a 304 answer.
     private func refreshed(_ cached: SourceData, from head: HTTPResponseHead) -> SourceData {
         var fresh = cached
-        let cacheControl = CacheControl(parsing: head["cache-control"])
-        fresh.maxAge = cacheControl.maxAge
-        fresh.noStore = cacheControl.noStore
+        let freshness = HTTPFreshness(head)
+        fresh.maxAge = freshness.maxAge
+        fresh.noStore = freshness.noStore
         if let etag = head["etag"] { fresh.etag = etag }
         if let lastModified = head["last-modified"] { fresh.lastModified = lastModified }
         return fresh

@@ -149,7 +149,8 @@ public struct ImageServer: Sendable {
     /// `200` with the bytes, or `304` when the client's tag matches.
     private func response(for image: ImageResponse, ifNoneMatch: String?, isHead: Bool) -> ImageServerResponse {
         let tag = EntityTag(body: image.bytes)
-        let maxAge = image.isFallback ? settings.fallbackMaxAge : settings.maxAge
+        // Never more freshness than the source's answer gave (an origin's max-age or Expires).
+        let maxAge = min(image.isFallback ? settings.fallbackMaxAge : settings.maxAge, image.freshness ?? .max)
         var headers: [(name: String, value: String)] = [
             ("ETag", tag.value), ("Cache-Control", "public, max-age=\(maxAge)"),
             ("X-Darkroom-Cache", image.cacheLayer.rawValue),

@@ -20,6 +20,9 @@ is logged as "aborted" at once, and a hold never released ends with 503 after 12
     /image/NAME            the file, with ETag, Last-Modified and Content-Type; answers
                            If-None-Match / If-Modified-Since with 304.
                            ?max-age=N  Cache-Control: max-age=N    ?no-store=1  no-store
+                           ?no-cache=1  no-cache   ?private=1  private, max-age=600
+                           ?expires=N  Date: now, Expires: now + N seconds
+                           ?fail-after=GATE  503 once the test released GATE
                            ?type=T     Content-Type: T (wrong types on purpose)
                            ?etag=0     no ETag    ?last-modified=0  no Last-Modified
     /slow/NAME?seconds=S   the file, its body spread over S seconds in 20 chunks
@@ -218,6 +221,9 @@ class Handler(BaseHTTPRequestHandler):
             self.html_error(404)
 
     def serve_file(self, name, query):
+        if "fail-after" in query and os.path.exists(os.path.join(self.server.gates, query["fail-after"])):
+            self.html_error(503)
+            return
         body, path = self.file_bytes(name)
         if body is None:
             self.html_error(404)
@@ -233,6 +239,14 @@ class Handler(BaseHTTPRequestHandler):
             headers["Cache-Control"] = f"max-age={int(query['max-age'])}"
         if query.get("no-store") == "1":
             headers["Cache-Control"] = "no-store"
+        if query.get("no-cache") == "1":
+            headers["Cache-Control"] = "no-cache"
+        if query.get("private") == "1":
+            headers["Cache-Control"] = "private, max-age=600"
+        if "expires" in query:
+            now = time.time()
+            headers["Date"] = email.utils.formatdate(now, usegmt=True)
+            headers["Expires"] = email.utils.formatdate(now + int(query["expires"]), usegmt=True)
         matches_etag = "ETag" in headers and self.headers.get("If-None-Match") == etag
         matches_date = ("Last-Modified" in headers and "If-None-Match" not in self.headers
                         and self.headers.get("If-Modified-Since") == modified)

@@ -112,7 +112,9 @@ public final class ImagePipeline: Sendable {
         if let source = try? resolve(location) {
             let key = target.cacheKey(for: source)
             if let (hit, layer) = immediateValue(key) {
-                return ImageResponse(location: location, variant: variant, bytes: hit.bytes, format: hit.format, cacheLayer: layer)
+                var response = ImageResponse(location: location, variant: variant, bytes: hit.bytes, format: hit.format, cacheLayer: layer)
+                if hit.origin != nil { response.freshness = hit.freshness }
+                return response
             }
             let spec = RenderSpec(
                 source: source,
@@ -215,7 +217,9 @@ public final class ImagePipeline: Sendable {
     /// and when no layer answers immediately.
     private func immediateHit(_ key: CacheKey, location: String, variant: String) -> ImageResponse? {
         guard let (hit, layer) = immediateValue(key) else { return nil }
-        return ImageResponse(location: location, variant: variant, bytes: hit.bytes, format: hit.format, cacheLayer: layer)
+        var response = ImageResponse(location: location, variant: variant, bytes: hit.bytes, format: hit.format, cacheLayer: layer)
+        if hit.origin != nil { response.freshness = hit.freshness }
+        return response
     }
 
     /// The immediate layers' value (memory), counted as a memory hit or miss; `nil` on a miss
@@ -223,11 +227,14 @@ public final class ImagePipeline: Sendable {
     @inline(__always)
     private func immediateValue(_ key: CacheKey) -> (CachedImage, ImageResponse.CacheLayer)? {
         guard hasImmediateLayer else { return nil }
-        if let cache = firstImmediate, let hit = cache.immediateValue(for: key) {
+        // A render whose source's freshness ran out is not a hit here: its job revalidates it.
+        if let cache = firstImmediate, let hit = cache.immediateValue(for: key), hit.origin == nil || !hit.isStale {
             core.metrics.memoryHits.increment()
             return (hit, firstImmediateLayer)
         }
-        guard let (hit, layer) = configuration.caches.immediateValue(for: key, after: firstImmediate == nil ? 0 : 1) else {
+        guard let (hit, layer) = configuration.caches.immediateValue(for: key, after: firstImmediate == nil ? 0 : 1),
+            hit.origin == nil || !hit.isStale
+        else {
             core.metrics.memoryMisses.increment()
             return nil
         }

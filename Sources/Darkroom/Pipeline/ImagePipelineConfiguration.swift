@@ -65,6 +65,13 @@ extension ImagePipeline {
         /// (``PurgeLog``) to drop sources purged through other servers from its own layers
         /// (default 0.25; `nil` never: then only this process's purges apply to its layers).
         public var purgePollInterval: Double?
+        /// Seconds past its freshness a render may still be served when revalidating its
+        /// source fails (RFC 5861's `stale-if-error`; default 0: the error is answered).
+        public var staleIfError: Double
+        /// The longest freshness, in seconds, a source's answer gives its renders (default
+        /// `nil`: what the origin says); a source saying nothing leaves them fresh until
+        /// their layer drops them.
+        public var maximumFreshness: Int?
 
         /// A configuration over explicit targets and caches (by default one memory layer of
         /// 100 MB, ``CacheLayers/memory()``).
@@ -84,6 +91,8 @@ extension ImagePipeline {
             self.metricsFactory = nil
             self.counters = nil
             self.purgePollInterval = 0.25
+            self.staleIfError = 0
+            self.maximumFreshness = nil
         }
 
         /// A configuration over a `filters.d/` configuration's variants and cache layers

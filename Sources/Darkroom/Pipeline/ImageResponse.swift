@@ -54,6 +54,10 @@ public struct ImageResponse: Sendable {
     public var isFallback: Bool
     /// The source's error when ``isFallback``.
     public var fallbackError: (any Error)?
+    /// Seconds the source's answer still lets these bytes be reused (an origin's
+    /// `Cache-Control`/`Expires`, less the time since): a server never promises its clients
+    /// more. `nil` when the source said nothing (files, origins without freshness).
+    public var freshness: Int?
 
     public init(
         location: String, variant: String, bytes: [UInt8], format: ImageFormat, image: Image? = nil,

@@ -94,10 +94,12 @@ public final class ImageTask: @unchecked Sendable {  // mutable state guarded by
                 location: request.location, variant: request.variantName, bytes: rendered.bytes, format: rendered.format,
                 image: rendered.image, cacheLayer: rendered.layer, isFallback: fallbackError != nil,
                 fallbackError: fallbackError)
-            if request.wantsImage, response.image == nil {
-                decodeThenComplete(response, &effects)
+            var delivered = response
+            delivered.freshness = rendered.freshness
+            if request.wantsImage, delivered.image == nil {
+                decodeThenComplete(delivered, &effects)
             } else {
-                complete(.success(response), &effects)
+                complete(.success(delivered), &effects)
             }
         case let .failure(error):
             if fallbackError == nil, !(error is CancellationError), let fallback = core.fallback {

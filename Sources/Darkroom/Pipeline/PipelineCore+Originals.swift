@@ -20,6 +20,9 @@ extension PipelineCore {
     /// it probed it already (so the fetch does not probe the same bytes again), and the
     /// layer's name when it came from the layer without a transfer.
     func loadOriginal(_ resolved: ResolvedSource) async throws -> (SourceData, header: ImageHeader?, fromCache: String?) {
+        if let data = lock.run({ _ in prefetched.removeValue(forKey: resolved.sessionKey) }) {
+            return (data, nil, nil)
+        }
         guard resolved.fingerprint == nil, let layer = configuration.caches.originals else {
             return (try await resolved.source.load(resolved.location), nil, nil)
         }

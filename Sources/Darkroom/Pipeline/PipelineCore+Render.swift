@@ -16,7 +16,11 @@ extension PipelineCore {
                         layer: fetched.fromCache.map { ImageResponse.CacheLayer($0) } ?? .source)
                 }
             case let .variant(target, cacheKey):
-                if let hit = await cached(cacheKey) { return hit }
+                if let (hit, entry) = await cached(cacheKey) {
+                    guard entry.isStale else { return hit }
+                    // Stale: one conditional request decides (this job is the only one for the key).
+                    if let kept = try await revalidated(spec.source, entry: entry, hit: hit, cacheKey: cacheKey) { return kept }
+                }
                 guard let leasing = configuration.caches.leasing else {
                     return try await rendered(spec.source, target: target, cacheKey: cacheKey, as: job)
                 }
@@ -35,14 +39,19 @@ extension PipelineCore {
 
     /// The layers: the immediate ones again (filled since the caller looked), then the others
     /// from the I/O threads (a layer may block on a file read). A layer's failure is a miss.
-    private func cached(_ key: CacheKey) async -> RenderOutcome? {
+    /// A hit comes with its entry, whose source's freshness may have run out (a stale hit in
+    /// memory is only returned when no slower layer has a fresh one).
+    private func cached(_ key: CacheKey) async -> (RenderOutcome, CachedImage)? {
         let caches = configuration.caches
         guard !caches.isEmpty else { return nil }
+        var stale: (RenderOutcome, CachedImage)?
         if let (hit, layer) = caches.immediateValue(for: key) {
-            return RenderOutcome(bytes: hit.bytes, format: hit.format, image: nil, layer: .init(layer))
+            let outcome = RenderOutcome(bytes: hit.bytes, format: hit.format, image: nil, layer: .init(layer), freshness: hit.freshness)
+            guard hit.isStale else { return (outcome, hit) }
+            stale = (outcome, hit)
         }
         // Only layers that must be waited for go to the I/O threads (which loads may fill).
-        guard caches.hasWaitingLayers else { return nil }
+        guard caches.hasWaitingLayers else { return stale }
         let found = await withTaskExecutorPreference(threads.io) {
             await caches.value(for: key, skippingImmediate: true) { layer, outcome in
                 self.metrics.lookup(layer, outcome.label)
@@ -51,14 +60,89 @@ extension PipelineCore {
                 }
             }
         }
-        guard let (hit, layer) = found else { return nil }
-        return RenderOutcome(bytes: hit.bytes, format: hit.format, image: nil, layer: .init(layer))
+        guard let (hit, layer) = found, !(hit.isStale && stale != nil) else { return stale }
+        return (RenderOutcome(bytes: hit.bytes, format: hit.format, image: nil, layer: .init(layer), freshness: hit.freshness), hit)
+    }
+
+    // MARK: - Revalidating
+
+    /// Asks the source whether a stale render's bytes changed, with the validators they were
+    /// rendered from: not modified renews the render in every layer and returns it; modified
+    /// returns `nil` (the caller renders, from the answer fetched here); a failure returns the
+    /// stale render within ``ImagePipeline/Configuration/staleIfError`` seconds, else throws.
+    private func revalidated(_ source: ResolvedSource, entry: CachedImage, hit: RenderOutcome, cacheKey: CacheKey) async throws -> RenderOutcome? {
+        let validators = SourceData(
+            key: source.key, bytes: [], etag: entry.etag, lastModified: entry.lastModified, maxAge: entry.maxAge)
+        let outcome: SourceLoadOutcome
+        do {
+            outcome = try await withTaskExecutorPreference(threads.io) {
+                try await source.source.load(source.location, revalidating: validators)
+            }
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            if Self.allowsStale(error), let left = entry.secondsFresh(), left + configuration.staleIfError > 0 {
+                metrics.revalidation("stale")
+                logger.notice("source failed; serving the stale render: \(error)", metadata: metadata(source, .render, variant: nil))
+                return RenderOutcome(bytes: hit.bytes, format: hit.format, image: nil, layer: hit.layer, freshness: 0)
+            }
+            metrics.revalidation("error")
+            throw error
+        }
+        switch outcome {
+        case let .notModified(answer):
+            metrics.revalidation("not_modified")
+            var data = answer
+            data.etag = answer.etag ?? entry.etag
+            data.lastModified = answer.lastModified ?? entry.lastModified
+            data.maxAge = answer.maxAge ?? entry.maxAge
+            let renewed = CachedImage.render(entry.bytes, format: entry.format, of: data, maximum: configuration.maximumFreshness)
+            if data.noStore {
+                await removeEverywhere(cacheKey)
+            } else {
+                await store(renewed, for: cacheKey)
+            }
+            return RenderOutcome(bytes: entry.bytes, format: entry.format, image: nil, layer: hit.layer, freshness: renewed.freshness)
+        case let .loaded(data):
+            metrics.revalidation("modified")
+            lock.run { _ in prefetched[source.sessionKey] = data }
+            return nil
+        }
+    }
+
+    /// Whether a revalidation's failure may be answered with the stale render (RFC 5861: a
+    /// server error or no answer at all, never a 404 saying the image is gone).
+    static func allowsStale(_ error: any Error) -> Bool {
+        guard case let DarkroomError.fetchFailed(_, status, _, kind) = error else { return false }
+        if let status { return status >= 500 }
+        return kind == .connection || kind == .timedOut || kind == .other
+    }
+
+    /// Stores `value` in every layer (the immediate ones at once, the others on the I/O
+    /// threads); a failed store only loses a cache entry.
+    private func store(_ value: CachedImage, for cacheKey: CacheKey) async {
+        let caches = configuration.caches
+        guard !caches.isEmpty else { return }
+        caches.storeImmediately(value, for: cacheKey)
+        let failures = caches.hasWaitingLayers
+            ? await withTaskExecutorPreference(threads.io) { await caches.store(value, for: cacheKey, skippingImmediate: true) }
+            : []
+        for (layer, error) in failures {
+            metrics.lookup(layer, CacheLayers.Outcome.failed(error).label)
+            layerFailures.report(layer, "store", error)
+        }
+    }
+
+    private func removeEverywhere(_ cacheKey: CacheKey) async {
+        for layer in configuration.caches.layers {
+            _ = try? await withTaskExecutorPreference(threads.io) { try await layer.cache.removeValue(for: cacheKey) }
+        }
     }
 
     private func rendered(
         _ source: ResolvedSource, target: PreparedTarget, cacheKey: CacheKey, as job: StageJob<RenderOutcome>
     ) async throws -> RenderOutcome {
-        let (encoded, noStore) = try await withSession(source, as: job) { session, fetched in
+        let (encoded, data) = try await withSession(source, as: job) { session, fetched in
             let header = fetched.header
             try renderer.checkWritable(target.target, source: header)
             let upright = configuration.appliesOrientation ? header.uprightSize : header.size
@@ -71,24 +155,18 @@ extension PipelineCore {
             let encoded = try await job.value(of: { effects in
                 self.encodeJob(in: session, fetched: fetched, hint: hint, target: target, &effects)
             }, lock: lock)
-            return (encoded, fetched.data.noStore)
+            // The source's validators and freshness only: the fetched bytes are not kept here.
+            var data = fetched.data
+            data.bytes = []
+            return (encoded, data)
         }
         // Renders of bytes the source forbids keeping are not kept either.
-        if !noStore, !configuration.caches.isEmpty {
-            let caches = configuration.caches
-            let value = CachedImage(bytes: encoded.bytes, format: encoded.format)
-            caches.storeImmediately(value, for: cacheKey)
-            // A failed store only loses a cache entry, never the render.
-            let failures = caches.hasWaitingLayers
-                ? await withTaskExecutorPreference(threads.io) { await caches.store(value, for: cacheKey, skippingImmediate: true) }
-                : []
-            for (layer, error) in failures {
-                metrics.lookup(layer, CacheLayers.Outcome.failed(error).label)
-                layerFailures.report(layer, "store", error)
-            }
-        }
+        let value = CachedImage.render(encoded.bytes, format: encoded.format, of: data, maximum: configuration.maximumFreshness)
+        if !data.noStore { await store(value, for: cacheKey) }
         logger.debug("rendered", metadata: metadata(source, .render, variant: target.target.name))
-        return RenderOutcome(bytes: encoded.bytes, format: encoded.format, image: encoded.image, layer: .rendered)
+        return RenderOutcome(
+            bytes: encoded.bytes, format: encoded.format, image: encoded.image, layer: .rendered,
+            freshness: data.noStore ? 0 : value.freshness)
     }
 
     // MARK: - Once per cluster

@@ -25,6 +25,9 @@ final class PipelineCore: @unchecked Sendable {
 
     private var renders: [String: StageJob<RenderOutcome>] = [:]
     private var sessions: [String: SourceSession] = [:]
+    /// A source's answer fetched by a revalidation that found it changed, by session key:
+    /// the render that follows takes it instead of fetching again.
+    var prefetched: [String: SourceData] = [:]
 
     /// The most threads either pool starts, whatever the configuration asks: each is started
     /// up front, and tens of thousands would exhaust the process's (and the user's) limit.

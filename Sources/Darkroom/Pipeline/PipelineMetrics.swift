@@ -29,10 +29,15 @@ struct PipelineMetrics: Sendable {
     private let coalesced: [PipelineStage: Counter]
     private let durations: [PipelineStage: Timer]
     private let failures: [PipelineStage: Counter]
+    /// Revalidations of stale renders, by result (``revalidationResults``).
+    private let revalidations: [String: Counter]
     let downloadQueueDepth: Gauge
     let processingQueueDepth: Gauge
 
     static let stages: [PipelineStage] = [.render, .fetch, .decode, .filter, .encode]
+    /// `not_modified` (the render renewed), `modified` (rendered again), `stale` (the source
+    /// failed and the stale render was served), `error` (the source failed, answered).
+    static let revalidationResults = ["not_modified", "modified", "stale", "error"]
 
     /// `layers` are the cache layers' names: lookups are counted per layer and result.
     init(prefix: String, factory: any MetricsFactory, layers: [String] = ["memory", "disk"], immediateLayer: String = "memory") {
@@ -65,6 +70,9 @@ struct PipelineMetrics: Sendable {
         self.coalesced = coalesced
         self.durations = durations
         self.failures = failures
+        revalidations = Dictionary(uniqueKeysWithValues: Self.revalidationResults.map { result in
+            (result, Counter(label: label("render_revalidations_total"), dimensions: [("result", result)], factory: factory))
+        })
         downloadQueueDepth = Gauge(label: label("queue_depth"), dimensions: [("queue", "downloads")], factory: factory)
         processingQueueDepth = Gauge(label: label("queue_depth"), dimensions: [("queue", "processing")], factory: factory)
     }
@@ -76,6 +84,8 @@ struct PipelineMetrics: Sendable {
     }
 
     func coalesced(_ stage: PipelineStage) { coalesced[stage]?.increment() }
+
+    func revalidation(_ result: String) { revalidations[result]?.increment() }
 
     func failed(_ stage: PipelineStage) { failures[stage]?.increment() }
 

@@ -81,6 +81,8 @@ struct RenderOutcome: Sendable {
     let format: ImageFormat
     let image: Image?
     let layer: ImageResponse.CacheLayer
+    /// Seconds the source's answer lets the bytes be reused (``ImageResponse/freshness``).
+    var freshness: Int? = nil
 }
 
 // MARK: - SourceSession

@@ -73,6 +73,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "An image rendered through the requested variant when a source fails.")
     var fallback: String?
 
+    @Option(name: .customLong("stale-if-error"), parsing: .unconditional, help: "Seconds past its origin's freshness a render may still be served while the origin fails (default 0).")
+    var staleIfError: Double = 0
+
     @Option(parsing: .unconditional, help: "Decodes, filters and encodes running at once (default: the processor count).")
     var jobs: Int?
 
@@ -103,6 +106,9 @@ struct ServeCommand: ParsableCommand {
                 "--idle-timeout \(idleTimeout) is out of range: expected 0 (never) or 0.001…\(Int(Self.maximumIdleTimeout)) seconds")
         }
         guard maxAge >= 0 else { throw ValidationError("--max-age \(maxAge) is negative: expected seconds ≥ 0") }
+        guard staleIfError >= 0, staleIfError.isFinite else {
+            throw ValidationError("--stale-if-error \(staleIfError) is out of range: expected seconds ≥ 0")
+        }
         if let jobs, !(1...Self.maximumJobs).contains(jobs) {
             throw ValidationError("--jobs \(jobs) is out of range: expected 1…\(Self.maximumJobs)")
         }
@@ -155,6 +161,7 @@ struct ServeCommand: ParsableCommand {
         let fallbackBytes = try fallback.map { try readFallback($0, registry: registry) }
         let server = try ImageServer(registry: registry, configuration: configuration, caches: caches, settings: settings) {
             $0.fallback = fallbackBytes
+            $0.staleIfError = staleIfError
             if let jobs { $0.maximumActiveProcessing = jobs }
         }
         let summary = describe(configuration: configuration, location: location, settings: settings)

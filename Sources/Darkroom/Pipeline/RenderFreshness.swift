@@ -1,0 +1,35 @@
+import DarkroomCore
+import FoundationEssentials
+
+// MARK: - Freshness of renders
+
+/// A render of a source that said how long its answer stays fresh (an HTTP origin's
+/// `Cache-Control` or `Expires`) is stored with the source's validators and that freshness,
+/// measured from when it was stored. Fresh, it is served as any hit; stale, one conditional
+/// request to the source decides (``PipelineCore/revalidated(_:entry:cacheKey:)``): not
+/// modified renews it, new bytes render it again, and an error serves it for
+/// ``ImagePipeline/Configuration/staleIfError`` seconds more. Renders of sources that said
+/// nothing carry no freshness and are kept until their layer drops them.
+extension CachedImage {
+    /// Seconds of freshness left at `now` (negative when stale); `nil` without any.
+    func secondsFresh(at now: Double = Date().timeIntervalSince1970) -> Double? {
+        guard let origin, let maxAge = origin.maxAge, let storedAt = origin.storedAt else { return nil }
+        return storedAt + Double(maxAge) - now
+    }
+
+    /// Whether the source's freshness has run out.
+    var isStale: Bool { origin != nil && (secondsFresh() ?? 1) <= 0 }
+
+    /// Whole seconds of freshness left, for a response (`nil` without any).
+    var freshness: Int? { secondsFresh().map { max(0, Int($0.rounded(.down))) } }
+
+    /// The entry for a render of `data`: its bytes with `data`'s validators and freshness
+    /// (capped at `maximum` seconds), stored now; a bare entry when `data` has no freshness.
+    static func render(_ bytes: [UInt8], format: ImageFormat, of data: SourceData, maximum: Int?) -> CachedImage {
+        guard var maxAge = data.maxAge else { return CachedImage(bytes: bytes, format: format) }
+        if let maximum { maxAge = min(maxAge, maximum) }
+        return CachedImage(
+            bytes: bytes, format: format, etag: data.etag, lastModified: data.lastModified, maxAge: maxAge,
+            storedAt: Date().timeIntervalSince1970)
+    }
+}
