@@ -22,7 +22,7 @@ struct MemcachedCacheTests {
         """
 
     /// A configuration with a memory layer then a `shared` memcached layer over `servers`.
-    static func configuration(servers: [String], timeout: String = "200ms") -> Configuration {
+    static func configuration(servers: [String], timeout: String = "1s") -> Configuration {
         ConfigLoader.load(
             sources: [(name: "cluster.toml", text: variantText
                 + LoopbackMemcached.cacheTables(servers: servers, timeout: timeout, extra: "max-age = \"1h\""))],
@@ -64,7 +64,7 @@ struct MemcachedCacheTests {
     @Test("a value stored under one key and read under another, or cut short, is a miss")
     func verifiedReads() async throws {
         let server = try await LoopbackMemcached.launch()
-        let cache = try MemcachedCache(settings: MemcachedSettings(servers: [.init(host: "127.0.0.1", port: server.port)]))
+        let cache = try MemcachedCache(settings: MemcachedSettings.loopback(server.port))
         let a = CacheKey(source: "/a.jpg", variant: "thumb")
         let b = CacheKey(source: "/b.jpg", variant: "thumb")
         let image = CachedImage(bytes: Array(repeating: 7, count: 5000), format: .png)
@@ -73,7 +73,7 @@ struct MemcachedCacheTests {
         #expect(try cache.value(for: b) == nil)
 
         // Another key's value copied under b's item name: refused (its key digest differs).
-        let other = try MemcachedCache(settings: MemcachedSettings(servers: [.init(host: "127.0.0.1", port: server.port)]))
+        let other = try MemcachedCache(settings: MemcachedSettings.loopback(server.port))
         try RawMemcached.copy(from: MemcachedCache.itemName(a), to: MemcachedCache.itemName(b), port: server.port)
         #expect(try other.value(for: b) == nil)
         // The value cut short, and a foreign value: refused.
@@ -82,6 +82,25 @@ struct MemcachedCacheTests {
         try RawMemcached.set(MemcachedCache.itemName(a), Array("hello".utf8), port: server.port)
         #expect(try cache.value(for: a) == nil)
         #expect(cache.statistics.rejected >= 2)
+    }
+
+    @Test("a render keeps its source's freshness and validators through memcached, so every server revalidates alike")
+    func freshnessRoundTrip() async throws {
+        let server = try await LoopbackMemcached.launch()
+        let cache = try MemcachedCache(settings: MemcachedSettings.loopback(server.port))
+        let fresh = CachedImage(
+            bytes: Array(repeating: 9, count: 3000), format: .jpeg, etag: "\"v1é\"", lastModified: "Sun, 06 Nov 1994 08:49:37 GMT",
+            maxAge: 600, storedAt: 1_795_000_000.25)
+        let bare = CachedImage(bytes: [1, 2, 3], format: .png)
+        let noValidators = CachedImage(bytes: [4, 5], format: .webp, maxAge: 0, storedAt: 12)
+        for (index, image) in [fresh, bare, noValidators].enumerated() {
+            let key = CacheKey(source: "/fresh\(index).jpg", variant: "thumb")
+            try cache.store(image, for: key)
+            let read = try #require(try cache.value(for: key))
+            #expect(read == image)
+            #expect(read.etag == image.etag && read.lastModified == image.lastModified)
+            #expect(read.maxAge == image.maxAge && read.storedAt == image.storedAt)
+        }
     }
 
     @Test("with memcached killed, requests are answered (rendered or from memory), never failed, within the timeout")
@@ -105,8 +124,8 @@ struct MemcachedCacheTests {
     @Test("a stuck memcached costs one timeout, then is skipped at once, and is used again when it answers")
     func stuckThenRecovered() async throws {
         let server = try await LoopbackMemcached.launch()
-        var settings = MemcachedSettings(servers: [.init(host: "127.0.0.1", port: server.port)])
-        settings.timeout = 0.05
+        var settings = MemcachedSettings.loopback(server.port)
+        settings.timeout = 1
         settings.retryAfter = 1
         let cache = try MemcachedCache(settings: settings)
         let key = CacheKey(source: "/a.jpg", variant: "thumb")
@@ -132,7 +151,7 @@ struct MemcachedCacheTests {
     @Test("a render over the server's item size limit is not stored, and counted")
     func tooLarge() async throws {
         let server = try await LoopbackMemcached.launch()  // 1 MB items
-        let cache = try MemcachedCache(settings: MemcachedSettings(servers: [.init(host: "127.0.0.1", port: server.port)]))
+        let cache = try MemcachedCache(settings: MemcachedSettings.loopback(server.port))
         let key = CacheKey(source: "/big.png", variant: "thumb")
         #expect(throws: MemcachedError.self) { try cache.store(CachedImage(bytes: Array(repeating: 1, count: 2 << 20), format: .png), for: key) }
         #expect(try cache.value(for: key) == nil)
@@ -149,5 +168,15 @@ struct MemcachedCacheTests {
         let missing = ConfigLoader.load(sources: [(name: "c.toml", text: "[caches.shared]\ntype = \"memcached\"\n")], filters: Self.registry.filters)
         #expect(Self.registry.cacheDiagnostics(for: missing.cacheSettings).map(\.description)
             == ["c.toml:1: [caches.shared] servers must list at least one server as \"HOST:PORT\""])
+    }
+}
+
+extension MemcachedSettings {
+    /// One loopback memcached, with a timeout long enough that a loaded test machine never
+    /// turns an answer into a timeout (the default 50 ms did, in a full parallel run).
+    static func loopback(_ port: Int, timeout: Double = 2) -> MemcachedSettings {
+        var settings = MemcachedSettings(servers: [.init(host: "127.0.0.1", port: port)])
+        settings.timeout = timeout
+        return settings
     }
 }

@@ -9,7 +9,7 @@ import Testing
 @Suite("A purge on the memcached layer holds for every client at once, and its log reaches their own layers")
 struct PurgeTests {
     static func client(_ server: LoopbackMemcached) throws -> MemcachedCache {
-        try MemcachedCache(settings: MemcachedSettings(servers: [.init(host: "127.0.0.1", port: server.port)]))
+        try MemcachedCache(settings: MemcachedSettings.loopback(server.port))
     }
 
     static let image = CachedImage(bytes: Array(repeating: 9, count: 3000), format: .png)

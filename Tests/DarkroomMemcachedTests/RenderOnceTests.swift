@@ -11,7 +11,7 @@ struct RenderOnceTests {
     static func configuration(servers: [String], lease: String) -> Configuration {
         ConfigLoader.load(
             sources: [(name: "cluster.toml", text: MemcachedCacheTests.variantText
-                + LoopbackMemcached.cacheTables(servers: servers, timeout: "500ms", extra: "lease = \"\(lease)\""))],
+                + LoopbackMemcached.cacheTables(servers: servers, timeout: "1s", extra: "lease = \"\(lease)\""))],
             filters: MemcachedCacheTests.registry.filters)
     }
 
@@ -39,7 +39,7 @@ struct RenderOnceTests {
         let server = try await LoopbackMemcached.launch()
         let configuration = Self.configuration(servers: [server.address], lease: "1s")
         // A "server" that took the lease and died: nobody releases it.
-        let dead = try MemcachedCache(settings: MemcachedSettings(servers: [.init(host: "127.0.0.1", port: server.port)]))
+        let dead = try MemcachedCache(settings: MemcachedSettings.loopback(server.port))
         let pipeline = try MemcachedCacheTests.pipeline(configuration, root: MemcachedCacheTests.root)
         let key = try #require(try Self.renderKey(pipeline, configuration))
         #expect(try dead.acquireLease(for: key))

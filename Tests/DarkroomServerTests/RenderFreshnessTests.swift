@@ -55,17 +55,21 @@ struct RenderFreshnessTests {
     func replacedAfterMaxAge() async throws {
         let setup = try await Setup.start()
         try setup.put("gradient.jpg", as: "a.jpg")
-        let originPath = "/image/a.jpg?max-age=1"
+        let originPath = "/image/a.jpg?max-age=2"
         let first = await setup.get(originPath)
+        let clock = ContinuousClock(), stored = clock.now
         #expect(first.status == 200 && first.header("X-Darkroom-Cache") == "rendered", "\(first.text)")
-        #expect((Self.maxAge(first) ?? 99) <= 1, "never more freshness than the origin gave: \(first.header("Cache-Control") ?? "")")
+        #expect((Self.maxAge(first) ?? 99) <= 2, "never more freshness than the origin gave: \(first.header("Cache-Control") ?? "")")
         try setup.put("icc-srgb.jpg", as: "a.jpg")
         let cached = await setup.get(originPath)
-        #expect(cached.body == first.body && cached.header("X-Darkroom-Cache") == "memory")
-        try await Task.sleep(for: .milliseconds(1100))  // the origin's max-age itself
+        // Within the max-age (unless the machine stalled past it): the kept render, no request.
+        if clock.now - stored < .milliseconds(1500) {
+            #expect(cached.body == first.body && cached.header("X-Darkroom-Cache") == "memory")
+        }
+        while clock.now - stored < .milliseconds(2100) { try await Task.sleep(for: .milliseconds(50)) }  // the max-age itself
         let fresh = await setup.get(originPath)
         #expect(fresh.status == 200 && fresh.body != first.body, "the replaced image after its max-age")
-        #expect(fresh.header("X-Darkroom-Cache") == "rendered")
+        #expect([cached, fresh].filter { $0.header("X-Darkroom-Cache") == "rendered" }.count == 1, "rendered again once")
         #expect(setup.origin.hits(originPath) == 2, "one fetch, then one conditional request whose answer was rendered")
         #expect(setup.origin.requests(originPath).last?.headers["if-none-match"] != nil)
     }

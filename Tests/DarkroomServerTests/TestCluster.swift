@@ -20,7 +20,7 @@ struct TestCluster {
         let fixture = try ServerFixture()
         let config = try TemporaryDirectory(prefix: "darkroom-cluster-config")
         try (ServerFixture.configurationText
-            + LoopbackMemcached.cacheTables(servers: memcached.map(\.address), timeout: "200ms", extra: extraConfig)).write(toFile: config.path("10-cluster.toml"), atomically: true, encoding: .utf8)
+            + LoopbackMemcached.cacheTables(servers: memcached.map(\.address), timeout: "1s", extra: extraConfig)).write(toFile: config.path("10-cluster.toml"), atomically: true, encoding: .utf8)
         var arguments = ["--config", config.url.path, "--root", fixture.root.url.path]
         if !remote { arguments.append("--no-remote") }
         if metrics { arguments.append("--metrics") }
