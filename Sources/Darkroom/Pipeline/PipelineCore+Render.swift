@@ -21,6 +21,9 @@ extension PipelineCore {
                     // Stale: one conditional request decides (this job is the only one for the key).
                     if let kept = try await revalidated(spec.source, entry: entry, hit: hit, cacheKey: cacheKey) { return kept }
                 }
+                // A changed answer the render below did not take (it joined a session that had
+                // fetched already, or another server rendered it) is not kept past this job.
+                defer { _ = lock.run { _ in prefetched.removeValue(forKey: spec.source.sessionKey) } }
                 guard let leasing = configuration.caches.leasing else {
                     return try await rendered(spec.source, target: target, cacheKey: cacheKey, as: job)
                 }

@@ -17,8 +17,12 @@ extension CachedImage {
         return storedAt + Double(maxAge) - now
     }
 
-    /// Whether the source's freshness has run out.
-    var isStale: Bool { origin != nil && (secondsFresh() ?? 1) <= 0 }
+    /// Whether the source's freshness has run out (the clock is read only for an entry that
+    /// has a freshness: this is on the memory-hit path).
+    var isStale: Bool {
+        guard let origin, origin.maxAge != nil, origin.storedAt != nil else { return false }
+        return (secondsFresh() ?? 1) <= 0
+    }
 
     /// Whole seconds of freshness left, for a response (`nil` without any).
     var freshness: Int? { secondsFresh().map { max(0, Int($0.rounded(.down))) } }
