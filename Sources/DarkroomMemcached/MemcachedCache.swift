@@ -34,6 +34,8 @@ public final class MemcachedCache: RenderLeasing, @unchecked Sendable {  // the 
     /// Generations read by recent lookups, which the store of the render that follows a miss
     /// tags its entry with (saving a round trip; see ``RecentGenerations``).
     let recentGenerations = RecentGenerations()
+    /// Whether the last failure was a timeout (not a refused connection or an error).
+    private let lastFailureTimedOut = Mutex(false)
     /// A purge log entry found missing, and since when (``purges(after:)``).
     let missingPurgeEntry = Mutex<(UInt64, ContinuousClock.Instant)?>(nil)
 
@@ -257,14 +259,25 @@ public final class MemcachedCache: RenderLeasing, @unchecked Sendable {  // the 
     }
 
     private func failure(_ operation: String, _ rc: memcached_return_t, _ memc: UnsafeMutablePointer<memcached_st>) -> MemcachedError {
-        counts.withLock { counts in
-            if rc == MEMCACHED_TIMEOUT { counts.timeouts += 1 } else { counts.errors += 1 }
+        // libmemcached disables a server after a failure until its retry time: when that
+        // failure was a timeout, the disabled answer is the same timeout, seen again.
+        let disabled = rc == MEMCACHED_SERVER_TEMPORARILY_DISABLED || rc == MEMCACHED_SERVER_MARKED_DEAD || rc == MEMCACHED_NO_SERVERS
+        let timedOut = lastFailureTimedOut.withLock { last in
+            if rc == MEMCACHED_TIMEOUT {
+                last = true
+            } else if !disabled {
+                last = false
+            }
+            return rc == MEMCACHED_TIMEOUT || (disabled && last)
         }
-        if rc == MEMCACHED_TIMEOUT {
+        counts.withLock { counts in
+            if timedOut { counts.timeouts += 1 } else { counts.errors += 1 }
+        }
+        if timedOut {
             suspendedUntil.withLock { $0 = ContinuousClock.now + .seconds(settings.retryAfter) }
         }
         return MemcachedError(
-            operation: operation, message: String(cString: dr_memcached_strerror(memc, rc)), isTimeout: rc == MEMCACHED_TIMEOUT)
+            operation: operation, message: String(cString: dr_memcached_strerror(memc, rc)), isTimeout: timedOut)
     }
 }
 
