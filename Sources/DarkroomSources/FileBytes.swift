@@ -65,7 +65,6 @@ public enum FileBytes {
         }
     }
 
-    /// A short lower-case text for an `errno` value ("no such file or directory").
     /// `write(2)` until every byte is out, retrying interrupted writes.
     ///
     /// ```swift
@@ -86,6 +85,7 @@ public enum FileBytes {
         }
     }
 
+    /// A short lower-case text for an `errno` value ("no such file or directory").
     public static func errnoText(_ code: Int32) -> String {
         switch code {
         case ENOENT: return "no such file or directory"

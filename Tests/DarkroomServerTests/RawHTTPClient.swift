@@ -28,9 +28,9 @@ enum RawHTTPClient {
 
     /// Sends one request on a thread of its own (the socket calls block).
     static func send(
-        _ method: String, _ path: String, port: Int, headers: [String: String] = [:]
+        _ method: String, _ path: String, port: Int, headers: [String: String] = [:], body: [UInt8] = []
     ) async throws -> Response {
-        try await onOwnThread { try sendBlocking(method, path, port: port, headers: headers) }
+        try await onOwnThread { try sendBlocking(method, path, port: port, headers: headers, body: body) }
     }
 
     /// Connects, sends `partial` (perhaps an unfinished request) and returns the seconds until
@@ -116,14 +116,17 @@ enum RawHTTPClient {
         return fd
     }
 
-    private static func sendBlocking(_ method: String, _ path: String, port: Int, headers: [String: String]) throws -> Response {
+    private static func sendBlocking(
+        _ method: String, _ path: String, port: Int, headers: [String: String], body: [UInt8]
+    ) throws -> Response {
         // Generous: a full CI run has stalled every process for a minute (this catches a hang).
         let fd = try connected(port: port, receiveTimeout: 180)
         defer { close(fd) }
         var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
+        if !body.isEmpty { request += "Content-Length: \(body.count)\r\n" }
         request += "\r\n"
-        let bytes = Array(request.utf8)
+        let bytes = Array(request.utf8) + body
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, 0) }

@@ -45,12 +45,28 @@ struct ServerOperationsTests {
         #expect(served["bytes"] as? Int == image.body.count)
         #expect((served["duration_ms"] as? Double).map { $0 > 0 } == true, "\(served)")
         #expect(served["cache"] as? String == "rendered")
-        #expect((served["time"] as? String)?.hasSuffix("Z") == true)
+        let time = try #require(served["time"] as? String)
+        #expect(time.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/) != nil, "RFC 3339 with milliseconds: \(time)")
         let refused = try #require(entries.first { $0["request_id"] as? String == generated }, "\(lines)")
         #expect(refused["status"] as? Int == 404)
         // The path as requested: an encoded line break stays encoded, inside the one line.
         #expect(refused["path"] as? String == "/thumbnail/none%0Aforged.jpg", "\(refused)")
         #expect(lines.allSatisfy { Self.object($0) != nil }, "every line is JSON: \(lines)")
+        _ = try await server.stop()
+    }
+
+    @Test("an admin request whose body is over the limit is answered 413 and logged like every other request")
+    func oversizedAdminBodyLogged() async throws {
+        let fixture = try ServerFixture()
+        let server = try await ServerProcess.start(["--root", fixture.root.url.path, "--no-remote", "--log-format", "json"])
+        let body = [UInt8](repeating: UInt8(ascii: "a"), count: 70 * 1024)
+        let refused = try await RawHTTPClient.send(
+            "POST", "/admin/purge", port: server.port, headers: ["X-Request-ID": "big-body"], body: body)
+        #expect(refused.status == 413, "\(refused.text)")
+        #expect(refused.header("x-request-id") == "big-body")
+        let lines = try await Self.lines(of: server) { $0.contains { $0.contains("big-body") } }
+        let entry = try #require(lines.compactMap(Self.object).first { $0["request_id"] as? String == "big-body" }, "\(lines)")
+        #expect(entry["status"] as? Int == 413 && entry["path"] as? String == "/admin/purge", "\(entry)")
         _ = try await server.stop()
     }
 

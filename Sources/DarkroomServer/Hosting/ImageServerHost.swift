@@ -48,20 +48,22 @@ public struct ImageServerHost: Sendable {
             let path = request.head.path ?? "/"
             // Only the admin endpoint reads a body (bounded); image requests never do.
             var body: [UInt8] = []
+            var refused: ImageServerResponse?
             if request.method == .post, path.hasPrefix("/admin/") {
-                guard let buffer = try? await request.body.collect(upTo: ImageServerRequest.maximumBodySize) else {
-                    var refused = ImageServerResponse.failure(ServerFailure(
+                if let buffer = try? await request.body.collect(upTo: ImageServerRequest.maximumBodySize) {
+                    body = Array(buffer.readableBytesView)
+                } else {
+                    refused = .failure(ServerFailure(
                         status: 413, message: "the request body is over \(ImageServerRequest.maximumBodySize) bytes"))
-                    refused.headers.append(("X-Request-ID", requestID))
-                    return Self.hummingbirdResponse(refused)
                 }
-                body = Array(buffer.readableBytesView)
             }
             let served = ImageServerRequest(
                 method: request.method.rawValue, path: path, ifNoneMatch: request.headers[.ifNoneMatch],
                 accept: request.headers[.accept], authorization: request.headers[.authorization], body: body)
             // A client that leaves (closes or drops the connection) cancels its render.
-            let response = if let connection = context.connection {
+            let response = if let refused {
+                refused
+            } else if let connection = context.connection {
                 await connection.serve { await server.respond(to: served) }
             } else {
                 await server.respond(to: served)

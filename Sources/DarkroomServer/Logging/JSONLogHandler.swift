@@ -110,13 +110,8 @@ public struct JSONLogHandler: LogHandler {
 
     /// Now in RFC 3339, UTC, with milliseconds.
     static func timestamp() -> String {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        var seconds = now.tv_sec, parts = tm()
-        gmtime_r(&seconds, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let millis = Int(now.tv_nsec / 1_000_000)
-        let milliText = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(milliText)Z"
+        Date.now.formatted(Self.timeStyle)
     }
+
+    private static let timeStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 }

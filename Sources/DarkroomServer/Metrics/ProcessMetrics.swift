@@ -1,3 +1,4 @@
+import DarkroomSources
 import Glibc
 
 // MARK: - ProcessMetrics
@@ -90,19 +91,8 @@ public struct ProcessMetrics: Sendable, Equatable {
         return max(0, count - 1)  // the directory's own descriptor
     }
 
-    /// A small `/proc` file's text (its size is not known ahead: read to the end).
+    /// A small `/proc` file's text (`FileBytes` reads such zero-size files to their end).
     private static func text(of path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < 1 << 20 {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
-            bytes += buffer[..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        (try? FileBytes.read(path, maxBytes: 1 << 20)).map { String(decoding: $0, as: UTF8.self) }
     }
 }
