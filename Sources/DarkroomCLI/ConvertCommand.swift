@@ -114,9 +114,9 @@ struct ConvertCommand: ParsableCommand {
         conversion.compressionLevel = compression
         conversion.lossless = lossless
         conversion.speed = speed
-        conversion.appliesOrientation = !noAutoOrient
+        conversion.decoding.appliesOrientation = !noAutoOrient
         conversion.shrinkOnLoad = !noShrinkOnLoad
-        conversion.limits.maxPixels = maxPixels
+        conversion.decoding.limits.maxPixels = maxPixels
         return conversion
     }
 }

@@ -178,7 +178,7 @@ public struct Batch: Sendable {
     public func render(
         _ input: BatchInput, renderer: CachingRenderer, counters: StageCounters? = nil
     ) throws -> (written: [String], cached: Int) {
-        let source = try SourceReference.file(input.path, maxBytes: renderer.renderer.limits.maxInputBytes)
+        let source = try SourceReference.file(input.path, maxBytes: renderer.renderer.decoding.limits.maxInputBytes)
         let outputs = try renderer.render(source, targets: targets, counters: counters)
         let written = try write(outputs.map { ($0.name, $0.bytes, $0.format) }, for: input)
         return (written, outputs.filter { $0.layer != .rendered }.count)

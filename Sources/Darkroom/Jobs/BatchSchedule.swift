@@ -146,9 +146,9 @@ public enum BatchSchedule {
     static func decodeHints(header: ImageHeader, chains: [FilterChain], registry: Registry) -> [PixelSize?] {
         var hints: [PixelSize?] = []
         for chain in chains {
-            let options = DecodeOptions(sizeHint: chain.sizeHint(forSourceSize: header.uprightSize))
-            guard let decoder = try? registry.decoder(for: header, options: options) else { return [nil] }
-            let hint = decoder.canonicalSizeHint(for: header, options: options)
+            guard let (_, options) = try? registry.canonicalDecode(header, sizeHint: chain.sizeHint(forSourceSize: header.uprightSize))
+            else { return [nil] }
+            let hint = options.sizeHint
             if !hints.contains(hint) { hints.append(hint) }
         }
         return hints.isEmpty ? [nil] : hints

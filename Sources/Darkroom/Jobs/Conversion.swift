@@ -35,9 +35,9 @@ public struct Conversion: Sendable {
     public var shrinkOnLoad = true
     /// The resampling kernel used to fit.
     public var kernel: ResamplingKernel = .lanczos3
-    /// Apply EXIF orientation (default `true`).
-    public var appliesOrientation = true
-    public var limits = DecodeLimits()
+    /// Orientation, limits and colour-profile handling for the decode (its size hint comes
+    /// from ``maxSize``).
+    public var decoding = DecodeOptions()
 
     public init(input: String, output: String) {
         self.input = input
@@ -87,7 +87,7 @@ public struct Conversion: Sendable {
         let options = try encodeOptions()
         try options.validate()
         _ = try registry.encoder(for: options.format)  // fail before decoding if unwritable
-        let bytes = try FileBytes.read(input, maxBytes: limits.maxInputBytes)
+        let bytes = try FileBytes.read(input, maxBytes: decoding.limits.maxInputBytes)
         let (header, encoded, decodedSize, outputSize) = try convert(bytes, options: options, registry: registry)
         try AtomicFileWriter.write(encoded, to: output)
         return Result(
@@ -99,16 +99,16 @@ public struct Conversion: Sendable {
     public func convert(
         _ bytes: [UInt8], options: EncodeOptions, registry: Registry
     ) throws -> (header: ImageHeader, bytes: [UInt8], decodedSize: PixelSize, outputSize: PixelSize) {
-        try limits.check(byteCount: bytes.count)
+        try decoding.limits.check(byteCount: bytes.count)
         let header = try ImageProbe.probe(bytes)
-        try limits.check(header)
-        let upright = appliesOrientation ? header.uprightSize : header.size
+        try decoding.limits.check(header)
+        let upright = decoding.appliesOrientation ? header.uprightSize : header.size
         var target = maxSize.map { upright.fitting(within: $0, allowUpscaling: false) }
         // What the encoder cannot write is refused before a pixel is decoded.
         try registry.encoder(for: options.format).checkWritable(target ?? upright)
         let hint = target.map { ShrinkOnLoad.hint(forOutput: $0, source: upright) }
-        let decodeOptions = DecodeOptions(
-            sizeHint: shrinkOnLoad ? hint : nil, appliesOrientation: appliesOrientation, limits: limits)
+        var decodeOptions = decoding
+        decodeOptions.sizeHint = shrinkOnLoad ? hint : nil
         let decoder = try registry.decoder(for: header, options: decodeOptions)
         let decoded = try decoder.decode(bytes, header: header, options: decodeOptions)
         if let maxSize, !Self.headerDescribes(decoded.size, upright: upright, hint: decodeOptions.sizeHint) {

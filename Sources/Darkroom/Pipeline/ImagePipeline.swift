@@ -112,9 +112,7 @@ public final class ImagePipeline: Sendable {
         if let source = try? resolve(location) {
             let key = target.cacheKey(for: source)
             if let (hit, layer) = immediateValue(key) {
-                var response = ImageResponse(location: location, variant: variant, bytes: hit.bytes, format: hit.format, cacheLayer: layer)
-                if hit.origin != nil { response.freshness = hit.freshness }
-                return response
+                return Self.response(hit, layer: layer, location: location, variant: variant)
             }
             let spec = RenderSpec(
                 source: source,
@@ -217,6 +215,13 @@ public final class ImagePipeline: Sendable {
     /// and when no layer answers immediately.
     private func immediateHit(_ key: CacheKey, location: String, variant: String) -> ImageResponse? {
         guard let (hit, layer) = immediateValue(key) else { return nil }
+        return Self.response(hit, layer: layer, location: location, variant: variant)
+    }
+
+    /// The response for a cache hit, with the freshness its source left it.
+    private static func response(
+        _ hit: CachedImage, layer: ImageResponse.CacheLayer, location: String, variant: String
+    ) -> ImageResponse {
         var response = ImageResponse(location: location, variant: variant, bytes: hit.bytes, format: hit.format, cacheLayer: layer)
         if hit.origin != nil { response.freshness = hit.freshness }
         return response
@@ -228,12 +233,12 @@ public final class ImagePipeline: Sendable {
     private func immediateValue(_ key: CacheKey) -> (CachedImage, ImageResponse.CacheLayer)? {
         guard hasImmediateLayer else { return nil }
         // A render whose source's freshness ran out is not a hit here: its job revalidates it.
-        if let cache = firstImmediate, let hit = cache.immediateValue(for: key), hit.origin == nil || !hit.isStale {
+        if let cache = firstImmediate, let hit = cache.immediateValue(for: key), !hit.isStale {
             core.metrics.memoryHits.increment()
             return (hit, firstImmediateLayer)
         }
         guard let (hit, layer) = configuration.caches.immediateValue(for: key, after: firstImmediate == nil ? 0 : 1),
-            hit.origin == nil || !hit.isStale
+            !hit.isStale
         else {
             core.metrics.memoryMisses.increment()
             return nil

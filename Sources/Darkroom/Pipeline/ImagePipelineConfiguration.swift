@@ -47,9 +47,10 @@ extension ImagePipeline {
         public var decodeMemoryBudget: Int?
         /// FIFO or LIFO within a priority (default FIFO).
         public var queueOrder: QueueOrder
-        public var limits: DecodeLimits
-        /// Apply EXIF orientation (default `true`).
-        public var appliesOrientation: Bool
+        /// Orientation, limits and colour-profile handling for every decode, as one value (each
+        /// render's plan sets the size hint). `decoding.colorProfiles = .ignore` keeps stored
+        /// pixel values.
+        public var decoding: DecodeOptions
         /// Placeholder image bytes rendered through the requested variant when the source (or
         /// its decode) fails; the response says so and carries the original error.
         public var fallback: [UInt8]?
@@ -83,8 +84,7 @@ extension ImagePipeline {
             self.maximumActiveProcessing = ProcessInfo.processInfo.activeProcessorCount
             self.decodeMemoryBudget = 256 * 1024 * 1024
             self.queueOrder = .fifo
-            self.limits = DecodeLimits()
-            self.appliesOrientation = true
+            self.decoding = DecodeOptions()
             self.fallback = nil
             self.logger = Logger(label: "darkroom.pipeline")
             self.metricsPrefix = "darkroom"

@@ -119,8 +119,10 @@ public final class ImageTask: @unchecked Sendable {  // mutable state guarded by
                 var response = response
                 let result: Result<ImageResponse, any Error>
                 do {
-                    let options = DecodeOptions(
-                        appliesOrientation: false, limits: core.configuration.limits)
+                    // Cached bytes are upright already.
+                    var upright = core.configuration.decoding
+                    upright.appliesOrientation = false
+                    let options = upright
                     let registry = core.configuration.registry
                     let bytes = response.bytes
                     response.image = try await core.threads.compute { try registry.decode(bytes, options: options) }

@@ -147,14 +147,12 @@ extension PipelineCore {
     ) async throws -> RenderOutcome {
         let (encoded, data) = try await withSession(source, as: job) { session, fetched in
             let header = fetched.header
-            try renderer.checkWritable(target.target, source: header)
-            let upright = configuration.appliesOrientation ? header.uprightSize : header.size
-            // The target's own hint in the decoder's canonical form: targets needing the same
-            // scale share the decode, and none depends on which others are being rendered.
-            let hint = try configuration.registry.canonicalDecode(
-                header, sizeHint: target.target.chain.sizeHint(forSourceSize: upright),
-                appliesOrientation: configuration.appliesOrientation, limits: configuration.limits
-            ).options.sizeHint
+            // The target's own plan: its decode's hint is in the decoder's canonical form, so
+            // targets needing the same scale share the decode, and none depends on which
+            // others are being rendered.
+            let plan = try RenderPlan(
+                header: header, targets: [target.target], registry: configuration.registry, decoding: configuration.decoding)
+            let hint = plan.decodes[0].options.sizeHint
             let encoded = try await job.value(of: { effects in
                 self.encodeJob(in: session, fetched: fetched, hint: hint, target: target, &effects)
             }, lock: lock)

@@ -31,9 +31,10 @@ extension PipelineCore {
             }, lock: lock)
             return try await job.withSlot(of: processing, lock: lock) {
                 try await metrics.time(.encode) {
-                    let format = renderer.outputFormat(for: target.target.encoding, source: fetched.header.format, image: image)
-                    let options = target.target.encoding.options(sourceFormat: format)
                     let registry = configuration.registry
+                    let format = RenderPlan.outputFormat(
+                        for: target.target.encoding, source: fetched.header.format, image: image, registry: registry)
+                    let options = target.target.encoding.options(sourceFormat: format)
                     let bytes = try await threads.compute { try registry.encode(image, options: options) }
                     configuration.counters?.recordEncode()
                     return EncodedRender(bytes: bytes, format: format, image: image)
@@ -50,7 +51,7 @@ extension PipelineCore {
         _ effects: inout PipelineEffects
     ) -> StageJob<Image> {
         let decodeKey = Self.decodeKey(hint: hint)
-        let prefix = filters.prefix(count).map(\.identifier).joined(separator: FilterChain.separator)
+        let prefix = count == 0 ? "" : RenderPlan.prefixKeys(of: Array(filters.prefix(count)))[count - 1]
         let key = count == 0 ? decodeKey : decodeKey + "|" + prefix
         if let existing = session.jobs[key] as? StageJob<Image>, !existing.isAbandoned {
             metrics.coalesced(count == 0 ? .decode : .filter)
@@ -87,8 +88,9 @@ extension PipelineCore {
     private func decode(
         _ fetched: FetchedSource, hint: PixelSize?, in session: SourceSession, as job: StageJob<Image>
     ) async throws -> Image {
-        let options = DecodeOptions(
-            sizeHint: hint, appliesOrientation: configuration.appliesOrientation, limits: configuration.limits)
+        var hinted = configuration.decoding
+        hinted.sizeHint = hint
+        let options = hinted
         let reserves = lock.run { _ in
             defer { session.hasMemoryReservation = true }
             return !session.hasMemoryReservation
@@ -121,7 +123,7 @@ extension PipelineCore {
                 metrics.downloads.increment()
                 metrics.downloadBytes.increment(by: Int64(data.bytes.count))
             }
-            let limits = configuration.limits
+            let limits = configuration.decoding.limits
             try limits.check(byteCount: data.bytes.count)
             let header = try probed ?? ImageProbe.probe(data.bytes)
             try limits.check(header)

@@ -19,8 +19,6 @@ final class PipelineCore: @unchecked Sendable {
     let layerFailures: LayerFailureLog
     let downloads: WorkQueue
     let processing: WorkQueue
-    /// Used for its output-format rule.
-    let renderer: VariantRenderer
     let fallback: FallbackSource?
 
     private var renders: [String: StageJob<RenderOutcome>] = [:]
@@ -51,9 +49,6 @@ final class PipelineCore: @unchecked Sendable {
             name: "processing", maximumActive: configuration.maximumActiveProcessing,
             memoryBudget: configuration.decodeMemoryBudget, order: configuration.queueOrder,
             depthGauge: metrics.processingQueueDepth)
-        renderer = VariantRenderer(
-            registry: configuration.registry, limits: configuration.limits,
-            appliesOrientation: configuration.appliesOrientation)
         fallback = configuration.fallback.map { FallbackSource(bytes: $0) }
     }
 

@@ -23,7 +23,8 @@ extension Registry {
         return (header, try decoder.decode(bytes, header: header, options: options))
     }
 
-    /// The decoder that reads `header` and the options to decode with: `sizeHint` in the
+    /// The decoder that reads `header` and the options to decode with: `base` (orientation,
+    /// limits, colour handling) with `sizeHint` in the
     /// decoder's canonical form (``ImageDecoder/canonicalSizeHint(for:options:)``), so that
     /// every render asking for the same scale decodes the same pixels and can share them.
     ///
@@ -33,9 +34,10 @@ extension Registry {
     /// ```
     /// - Throws: ``DarkroomError/unsupportedFormat(_:reason:)`` when no decoder reads it.
     public func canonicalDecode(
-        _ header: ImageHeader, sizeHint: PixelSize?, appliesOrientation: Bool = true, limits: DecodeLimits = DecodeLimits()
+        _ header: ImageHeader, sizeHint: PixelSize?, options base: DecodeOptions = DecodeOptions()
     ) throws -> (decoder: any ImageDecoder, options: DecodeOptions) {
-        var options = DecodeOptions(sizeHint: sizeHint, appliesOrientation: appliesOrientation, limits: limits)
+        var options = base
+        options.sizeHint = sizeHint
         let decoder = try decoder(for: header, options: options)
         options.sizeHint = sizeHint == nil ? nil : decoder.canonicalSizeHint(for: header, options: options)
         return (decoder, options)

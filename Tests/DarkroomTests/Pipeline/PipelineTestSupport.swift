@@ -29,11 +29,7 @@ enum PipelineFixture {
     /// How many decodes rendering `targets` of `bytes` takes: one per distinct canonical
     /// size hint (each target is decoded at the scale it would use alone).
     static func distinctDecodes(_ targets: [RenderTarget], of bytes: [UInt8]) throws -> Int {
-        let header = try ImageProbe.probe(bytes)
-        let hints = try targets.map { target in
-            try registry.canonicalDecode(header, sizeHint: target.chain.sizeHint(forSourceSize: header.uprightSize)).options.sizeHint
-        }
-        return Set(hints).count
+        try RenderPlan(header: try ImageProbe.probe(bytes), targets: targets, registry: registry).decodes.count
     }
 
     /// Each target rendered alone, as the bytes a render beside other targets must equal.
