@@ -14,7 +14,8 @@
 //   DarkroomConfig   filters.d/*.toml → validated variants  (TOMLKit)
 //   DarkroomSources  file and memory sources, file I/O
 //   DarkroomCurl     HTTP source on libcurl's multi interface (CCurlShims)
-//   Darkroom         registry and default wiring            (CThreadPlacement)
+//   Darkroom         registry, render plan, inline and staged executors, default wiring
+//   DarkroomTools    what the tools share: batch jobs, conversion, spread threads, config discovery
 //   DarkroomCLI      the command-line tool as a library      (swift-argument-parser)
 //   darkroom         the tool: DarkroomCLI + the standard and example filters
 //   DarkroomServer   the HTTP image server as a library      (Hummingbird, swift-argument-parser)
@@ -36,6 +37,7 @@ let package = Package(
         .library(name: "DarkroomConfig", targets: ["DarkroomConfig"]),
         .library(name: "DarkroomCache", targets: ["DarkroomCache"]),
         .library(name: "Darkroom", targets: ["Darkroom"]),
+        .library(name: "DarkroomTools", targets: ["DarkroomTools"]),
         .library(name: "DarkroomMemcached", targets: ["DarkroomMemcached"]),
         .library(name: "DarkroomExampleFilters", targets: ["DarkroomExampleFilters"]),
         .library(name: "DarkroomCLI", targets: ["DarkroomCLI"]),
@@ -146,6 +148,12 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
+        // What the two tools share outside the engine: batch jobs and their schedule, file
+        // conversion, CPU-spread threads, config discovery and the embedded default config.
+        .target(
+            name: "DarkroomTools",
+            dependencies: ["Darkroom", "DarkroomCore", "DarkroomConfig", "DarkroomFilters", "DarkroomSources", "CThreadPlacement"]
+        ),
         .target(name: "DarkroomExampleFilters", dependencies: ["Darkroom", "DarkroomCore"]),
         // The memcached cache kind: a layer shared by every server of a cluster.
         .target(
@@ -156,7 +164,7 @@ let package = Package(
         .target(
             name: "DarkroomCLI",
             dependencies: [
-                "Darkroom", "DarkroomConfig", "DarkroomCore", "DarkroomFilters",
+                "Darkroom", "DarkroomTools", "DarkroomConfig", "DarkroomCore", "DarkroomFilters",
                 "DarkroomSources", "DarkroomCache", "DarkroomCurl", "DarkroomGD",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -168,7 +176,7 @@ let package = Package(
         .target(
             name: "DarkroomServer",
             dependencies: [
-                "Darkroom", "DarkroomConfig", "DarkroomCore", "DarkroomCurl", "DarkroomSources", "DarkroomGD",
+                "Darkroom", "DarkroomTools", "DarkroomConfig", "DarkroomCore", "DarkroomCurl", "DarkroomSources", "DarkroomGD",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -257,7 +265,7 @@ let package = Package(
         .testTarget(
             name: "DarkroomTests",
             dependencies: [
-                "Darkroom", "DarkroomExampleFilters", "DarkroomSources", "DarkroomTestSupport", "DarkroomCurl",
+                "Darkroom", "DarkroomTools", "DarkroomExampleFilters", "DarkroomSources", "DarkroomTestSupport", "DarkroomCurl",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),
@@ -280,7 +288,7 @@ let package = Package(
         .testTarget(
             name: "DarkroomCLITests",
             dependencies: [
-                "darkroom", "DarkroomCLI", "Darkroom", "DarkroomSources", "DarkroomTestSupport",
+                "darkroom", "DarkroomCLI", "Darkroom", "DarkroomTools", "DarkroomSources", "DarkroomTestSupport",
                 "CustomFilterTool",
             ]
         ),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Darkroom
+import DarkroomTools
 
 // MARK: - darkroom batch
 

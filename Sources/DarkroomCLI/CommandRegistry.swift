@@ -1,4 +1,5 @@
 import Darkroom
+import DarkroomTools
 import DarkroomConfig
 import DarkroomCurl
 import Synchronization
@@ -66,13 +67,16 @@ enum CommandRegistry {
         CachingRenderer(renderer: VariantRenderer(registry: shared), caches: caches)
     }
 
-    /// A pipeline for URL inputs: the tool's registry plus the sources `[sources.*]` configure
-    /// (`s3`) and an ``HTTPSource`` with the configuration's `[sources.http]` settings, rendering `targets` by name, through the same
+    /// A pipeline for every input of `render` and the URL inputs of `batch`: the tool's registry
+    /// plus local paths (``PathSource``), the sources `[sources.*]` configure (`s3`) and an ``HTTPSource`` with the configuration's `[sources.http]` settings, rendering `targets` by name, through the same
     /// `caches` as the renderer. `jobs` bounds the processing.
     static func pipeline(
         for configuration: Configuration, targets: [RenderTarget], caches: CacheLayers, jobs: Int
     ) throws -> ImagePipeline {
-        var registry = try shared.registeringSources(of: configuration.sourceTables)
+        var registry = shared
+        // Plain paths first, read as the inline renderer reads them (same keys, same errors).
+        registry.register(source: PathSource())
+        registry = try registry.registeringSources(of: configuration.sourceTables)
         registry.register(source: HTTPSource(settings: configuration.httpSourceSettings))
         var settings = ImagePipeline.Configuration(registry: registry, targets: targets, caches: caches)
         settings.maximumActiveProcessing = max(1, jobs)

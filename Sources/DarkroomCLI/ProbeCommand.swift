@@ -1,5 +1,6 @@
 import ArgumentParser
 import Darkroom
+import DarkroomTools
 import DarkroomCore
 import DarkroomSources
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Darkroom
+import DarkroomTools
 import DarkroomConfig
 import DarkroomCore
 import FoundationEssentials
@@ -110,20 +111,14 @@ struct RenderCommand: ParsableCommand {
         }
         let configuredSource = try CommandRegistry.isConfiguredSource(source, configuration: configuration)
         if !configuredSource { try BatchInput.refuseOtherSchemes(source) }
-        let rendered: [(name: String, bytes: [UInt8], format: ImageFormat, cached: String?)]
-        if BatchInput.isURL(source) || configuredSource {
-            try CommandRegistry.requireSourceSettings(configuration)
-            let caches = try CommandRegistry.caches(for: configuration, noCache: noCache)
-            let pipeline = try CommandRegistry.pipeline(for: configuration, targets: targets, caches: caches, jobs: 1)
-            let names = targets.map(\.name)
-            rendered = try BlockingWait.run { try await pipeline.images(for: source, variants: names) }.map { response in
-                let cached = response.cacheLayer.isCache ? response.cacheLayer.rawValue : nil
-                return (response.variant, response.bytes, response.format, cached)
-            }
-        } else {
-            rendered = try CommandRegistry.renderer(caches: try CommandRegistry.caches(for: configuration, noCache: noCache))
-                .render(try SourceReference.file(source), targets: targets)
-                .map { ($0.name, $0.bytes, $0.format, $0.layer == .rendered ? nil : $0.layer.rawValue) }
+        // Files and URLs take one path: the pipeline, run to completion.
+        if BatchInput.isURL(source) || configuredSource { try CommandRegistry.requireSourceSettings(configuration) }
+        let caches = try CommandRegistry.caches(for: configuration, noCache: noCache)
+        let pipeline = try CommandRegistry.pipeline(for: configuration, targets: targets, caches: caches, jobs: 1)
+        let names = targets.map(\.name)
+        let rendered = try BlockingWait.run { try await pipeline.images(for: source, variants: names) }.map { response in
+            (name: response.variant, bytes: response.bytes, format: response.format,
+             cached: response.cacheLayer.isCache ? response.cacheLayer.rawValue : nil)
         }
         for result in rendered {
             let path = isFolder

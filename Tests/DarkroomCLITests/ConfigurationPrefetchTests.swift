@@ -1,5 +1,6 @@
 @testable import DarkroomCLI
 import Darkroom
+import DarkroomTools
 import DarkroomConfig
 import DarkroomTestSupport
 import Foundation

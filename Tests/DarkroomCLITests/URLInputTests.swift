@@ -47,6 +47,26 @@ struct URLInputTests {
         #expect(server.hits(path) == 1)
     }
 
+    @Test("render takes a file and a URL of the same image the same way: the same variants, byte for byte")
+    func fileAndURLOnePath() async throws {
+        let path = "/image/gradient.jpg?test=same-path"
+        let fromFile = try await run([
+            "render", Fixtures.path("gradient.jpg"), "--variant", "thumbnail", "--variant", "avatar", "--config", config,
+            "-o", folder.path("from-file") + "/", "--no-cache",
+        ])
+        #expect(fromFile.status == 0, "\(fromFile.stderr)")
+        let fromURL = try await run([
+            "render", server.url(path), "--variant", "thumbnail", "--variant", "avatar", "--config", config,
+            "-o", folder.path("from-url") + "/", "--no-cache",
+        ])
+        #expect(fromURL.status == 0, "\(fromURL.stderr)")
+        for name in ["thumbnail.jpg", "avatar.png"] {
+            let file = try FileBytes.read(folder.path("from-file/\(name)"))
+            let url = try FileBytes.read(folder.path("from-url/\(name)"))
+            #expect(!file.isEmpty && file == url, "\(name)")
+        }
+    }
+
     @Test("proxy variables in the environment are not used: every fetch goes straight to the server")
     func environmentProxiesIgnored() async throws {
         let path = "/image/gradient.jpg?test=proxy"

@@ -1,4 +1,5 @@
 @testable import Darkroom
+@testable import DarkroomTools
 import DarkroomCore
 import DarkroomTestSupport
 import Foundation

@@ -1,4 +1,5 @@
 @testable import Darkroom
+@testable import DarkroomTools
 import DarkroomConfig
 import DarkroomCore
 import DarkroomTestSupport

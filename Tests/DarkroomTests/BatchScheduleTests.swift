@@ -1,4 +1,5 @@
 import Darkroom
+import DarkroomTools
 import DarkroomConfig
 import DarkroomCore
 import DarkroomSources

@@ -1,4 +1,5 @@
 import Darkroom
+import DarkroomTools
 import DarkroomCore
 import DarkroomTestSupport
 import Testing

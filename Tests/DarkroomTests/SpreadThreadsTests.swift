@@ -1,4 +1,5 @@
 @testable import Darkroom
+@testable import DarkroomTools
 import Dispatch
 import Glibc
 import Synchronization

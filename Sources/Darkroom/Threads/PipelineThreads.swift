@@ -67,7 +67,7 @@ final class ThreadPool: @unchecked Sendable {
 
     /// Starts `count` threads named `name.0`, `name.1`, … (Linux keeps 15 bytes of a name).
     init(name: String, count: Int) {
-        for index in 0..<max(1, count) where SpreadThreads.startNamed("\(name).\(index)", run) {
+        for index in 0..<max(1, count) where ThreadStart.startNamed("\(name).\(index)", run) {
             threadCount += 1
         }
     }

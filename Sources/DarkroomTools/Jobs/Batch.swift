@@ -1,3 +1,4 @@
+import Darkroom
 import DarkroomConfig
 import DarkroomCore
 import FoundationEssentials

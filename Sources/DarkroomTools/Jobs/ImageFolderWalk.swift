@@ -1,3 +1,4 @@
+import Darkroom
 import DarkroomCore
 import DarkroomSources
 import Glibc

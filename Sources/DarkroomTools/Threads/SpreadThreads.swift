@@ -1,4 +1,5 @@
 import CThreadPlacement
+import Darkroom
 import Glibc
 
 // MARK: - SpreadThreads
@@ -35,7 +36,7 @@ public enum SpreadThreads {
             var started: [pthread_t] = []
             var leftOver: [Int] = []
             for lane in 1..<lanes {
-                if let thread = spawn(offset: lane, detached: false, { body(lane) }) {
+                if let thread = ThreadStart.spawn(offset: lane, detached: false, { body(lane) }) {
                     started.append(thread)
                 } else {
                     leftOver.append(lane)
@@ -50,17 +51,7 @@ public enum SpreadThreads {
     /// Starts `body` on a new detached thread placed on another CPU than the caller's, and
     /// returns at once; runs `body` on the calling thread when no thread can be created.
     public static func detach(_ body: @escaping @Sendable () -> Void) {
-        if spawn(offset: 1, detached: true, body) == nil { body() }
-    }
-
-    /// Starts `body` on a new detached, ordinary thread (no placement) named `name` (Linux keeps
-    /// its first 15 bytes); false when no thread can be created. For long-lived service
-    /// threads such as the pipeline's.
-    static func startNamed(_ name: String, _ body: @escaping @Sendable () -> Void) -> Bool {
-        spawn(offset: 0, detached: true) {
-            _ = cthread_set_name(pthread_self(), name)
-            body()
-        } != nil
+        if ThreadStart.spawn(offset: 1, detached: true, body) == nil { body() }
     }
 
     /// How many CPUs the calling thread may run on (its affinity mask; at least 1).
@@ -82,27 +73,5 @@ public enum SpreadThreads {
         guard record.target >= 0 else { return nil }
         return Placement(
             spawnedFrom: Int(record.spawned_from), target: Int(record.target), firstRanOn: Int(record.first_ran_on))
-    }
-
-    // MARK: - Plumbing
-
-    /// The closure a thread runs, passed through C as a retained pointer.
-    private final class Start {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-
-    private static func spawn(offset: Int, detached: Bool, _ body: @escaping @Sendable () -> Void) -> pthread_t? {
-        let context = Unmanaged.passRetained(Start(body)).toOpaque()
-        var thread = pthread_t()
-        let status = cthread_spawn(&thread, { raw in
-            guard let raw else { return }
-            Unmanaged<Start>.fromOpaque(raw).takeRetainedValue().body()
-        }, context, Int32(offset), detached ? 1 : 0)
-        guard status == 0 else {
-            Unmanaged<Start>.fromOpaque(context).release()
-            return nil
-        }
-        return thread
     }
 }

@@ -1,3 +1,4 @@
+import Darkroom
 import DarkroomSources
 import FoundationEssentials
 import Synchronization
