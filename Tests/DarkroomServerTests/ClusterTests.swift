@@ -42,6 +42,39 @@ struct ClusterTests {
         #expect(try await cluster.encodes() - before == 1, "exactly one encode in the whole cluster")
         try await cluster.stop()
     }
+
+    @Test("a stale render asked of three servers at once is revalidated by one conditional request in the whole cluster")
+    func revalidateOncePerCluster() async throws {
+        let cluster = try await TestCluster.start(remote: true)
+        let origin = try await ClusterPurgeTests.Origin.start()
+        let ports = cluster.nodes.map(\.port)
+        try origin.put("gradient.jpg", as: "fresh.jpg")
+        // Every origin answer takes a second, so the three revalidations would overlap.
+        let name = "fresh.jpg?max-age=3&delay=1"
+        let originPath = "/image/" + name
+        let first = try await RawHTTPClient.send("GET", origin.path(name), port: ports[0])
+        #expect(first.status == 200, "\(first.text)")
+        for port in ports.dropFirst() {
+            let shared = try await RawHTTPClient.send("GET", origin.path(name), port: port)
+            #expect(shared.body == first.body, "\(shared.text)")
+        }
+        // Every copy is stale 3 s after the last one was stored (its max-age).
+        try await Task.sleep(for: .milliseconds(3500))
+        let before = origin.server.requests(originPath).count
+        let answers = try await withThrowingTaskGroup(of: RawHTTPClient.Response.self) { group in
+            for port in ports { group.addTask { try await RawHTTPClient.send("GET", origin.path(name), port: port) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(answers.allSatisfy { $0.status == 200 && $0.body == first.body }, "\(answers.map(\.status))")
+        let burst = origin.server.requests(originPath).dropFirst(before)
+        #expect(burst.count == 1, "one conditional request for the cluster: \(burst.map(\.headers))")
+        #expect(burst.allSatisfy { $0.headers["if-none-match"] != nil })
+        for answer in answers {
+            let maxAge = answer.header("cache-control").flatMap { $0.components(separatedBy: "max-age=").last.flatMap { Int($0) } }
+            #expect((maxAge ?? 99) <= 3, "no more freshness than the renewed render has: \(answer.header("cache-control") ?? "")")
+        }
+        try await cluster.stop()
+    }
 }
 
 // MARK: - Purging across the cluster

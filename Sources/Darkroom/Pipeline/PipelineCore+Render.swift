@@ -16,18 +16,25 @@ extension PipelineCore {
                         layer: fetched.fromCache.map { ImageResponse.CacheLayer($0) } ?? .source)
                 }
             case let .variant(target, cacheKey):
+                var stale: (hit: RenderOutcome, entry: CachedImage)?
                 if let (hit, entry) = await cached(cacheKey) {
                     guard entry.isStale else { return hit }
-                    // Stale: one conditional request decides (this job is the only one for the key).
-                    if let kept = try await revalidated(spec.source, entry: entry, hit: hit, cacheKey: cacheKey) { return kept }
+                    stale = (hit, entry)
                 }
-                // A changed answer the render below did not take (it joined a session that had
+                // A changed answer the render did not take (it joined a session that had
                 // fetched already, or another server rendered it) is not kept past this job.
                 defer { _ = lock.run { _ in prefetched.removeValue(forKey: spec.source.sessionKey) } }
-                guard let leasing = configuration.caches.leasing else {
+                let work: @Sendable () async throws -> RenderOutcome = { [self, stale] in
+                    // Stale: one conditional request decides (this job is the only one for the
+                    // key in this process; the lease makes it the only one in the cluster).
+                    if let (hit, entry) = stale,
+                        let kept = try await revalidated(spec.source, entry: entry, hit: hit, cacheKey: cacheKey) {
+                        return kept
+                    }
                     return try await rendered(spec.source, target: target, cacheKey: cacheKey, as: job)
                 }
-                return try await renderedOnce(spec.source, target: target, cacheKey: cacheKey, through: leasing, as: job)
+                guard let leasing = configuration.caches.leasing else { return try await work() }
+                return try await onceInCluster(cacheKey, through: leasing, work)
             }
         } catch {
             if !(error is CancellationError) {
@@ -172,49 +179,48 @@ extension PipelineCore {
 
     // MARK: - Once per cluster
 
-    /// Renders only when this process holds the shared layer's lease on the key; otherwise
-    /// waits (with back-off) for the holder's render to appear in that layer, and renders
-    /// itself when the lease expires first or the layer fails.
-    private func renderedOnce(
-        _ source: ResolvedSource, target: PreparedTarget, cacheKey: CacheKey, through leasing: CacheLayer,
-        as job: StageJob<RenderOutcome>
+    /// Runs `work` (a render, or a stale render's revalidation) only while this process holds
+    /// the shared layer's lease on the key; otherwise waits (with back-off) for the holder's
+    /// fresh entry to appear in that layer, asking for the lease again at each look, so a
+    /// holder that ends without storing (a failure, a `no-store` answer, a stale render
+    /// served on error) hands over at once. Runs `work` itself when the layer fails, or after
+    /// two leases' time.
+    private func onceInCluster(
+        _ cacheKey: CacheKey, through leasing: CacheLayer, _ work: @Sendable () async throws -> RenderOutcome
     ) async throws -> RenderOutcome {
-        guard let layer = leasing.cache as? any RenderLeasing else {
-            return try await rendered(source, target: target, cacheKey: cacheKey, as: job)
-        }
-        // Waiting ends after two leases' time at the most: then this process renders itself.
+        guard let layer = leasing.cache as? any RenderLeasing else { return try await work() }
         let giveUp = ContinuousClock.now + .seconds(2 * layer.leaseDuration)
         var pause = Duration.milliseconds(5)
+        var waiting = false
         while true {
+            if waiting {
+                try await Task.sleep(for: pause)
+                pause = min(pause * 2, .milliseconds(100))
+                if let found = try? await withTaskExecutorPreference(threads.io, operation: { try await layer.value(for: cacheKey) }),
+                    !found.isStale {
+                    metrics.lookup(leasing.name, "hit")
+                    if let index = configuration.caches.index(of: leasing.name) {
+                        await configuration.caches.fill(found, for: cacheKey, above: index)
+                    }
+                    return RenderOutcome(
+                        bytes: found.bytes, format: found.format, image: nil, layer: .init(leasing.name), freshness: found.freshness)
+                }
+            }
+            guard ContinuousClock.now < giveUp else { return try await work() }
             let won: Bool
             do {
                 won = try await withTaskExecutorPreference(threads.io) { try await layer.acquireLease(for: cacheKey) }
             } catch {
                 metrics.lookup(leasing.name, CacheLayers.Outcome.failed(error).label)
-                return try await rendered(source, target: target, cacheKey: cacheKey, as: job)
+                return try await work()
             }
             if won {
                 metrics.leases.increment()
                 defer { Task { try? await layer.releaseLease(for: cacheKey) } }
-                return try await rendered(source, target: target, cacheKey: cacheKey, as: job)
+                return try await work()
             }
-            metrics.leaseWaits.increment()
-            // Another process renders it: wait for its entry, then ask for the lease again.
-            let deadline = min(ContinuousClock.now + .seconds(layer.leaseDuration), giveUp)
-            while ContinuousClock.now < deadline {
-                try await Task.sleep(for: pause)
-                pause = min(pause * 2, .milliseconds(100))
-                if let found = try? await withTaskExecutorPreference(threads.io, operation: { try await layer.value(for: cacheKey) }) {
-                    metrics.lookup(leasing.name, "hit")
-                    if let index = configuration.caches.index(of: leasing.name) {
-                        await configuration.caches.fill(found, for: cacheKey, above: index)
-                    }
-                    return RenderOutcome(bytes: found.bytes, format: found.format, image: nil, layer: .init(leasing.name))
-                }
-            }
-            if ContinuousClock.now >= giveUp {
-                return try await rendered(source, target: target, cacheKey: cacheKey, as: job)
-            }
+            if !waiting { metrics.leaseWaits.increment() }
+            waiting = true
         }
     }
 
