@@ -17,7 +17,7 @@ struct RenderFreshnessTests {
         let counters: StageCounters
         let fixture: ServerFixture
 
-        static func start(staleIfError: Double = 0) async throws -> Setup {
+        static func start(staleIfError: Double = 0, maximumFreshness: Int? = nil) async throws -> Setup {
             let folder = try TemporaryDirectory(prefix: "darkroom-fresh-origin")
             let origin = try await LoopbackHTTPServer.launch(root: folder.url)
             let fixture = try ServerFixture()
@@ -27,6 +27,7 @@ struct RenderFreshnessTests {
                 $0.caches = .memory()
                 $0.counters = counters
                 $0.staleIfError = staleIfError
+                $0.maximumFreshness = maximumFreshness
             }
             return Setup(folder: folder, origin: origin, server: server, counters: counters, fixture: fixture)
         }
@@ -114,6 +115,20 @@ struct RenderFreshnessTests {
             #expect(again.header("X-Darkroom-Cache") == "rendered", "\(query): not kept")
             #expect(setup.origin.hits("/image/c.jpg?\(query)") == 2)
         }
+    }
+
+    @Test("--max-freshness caps what an origin's max-age gives a render: its Cache-Control, and when it is revalidated")
+    func freshnessCapped() async throws {
+        let setup = try await Setup.start(maximumFreshness: 1)
+        try setup.put("gradient.jpg", as: "e.jpg")
+        let originPath = "/image/e.jpg?max-age=600"
+        let first = await setup.get(originPath)
+        #expect(first.status == 200 && (Self.maxAge(first) ?? 99) <= 1, "\(first.header("Cache-Control") ?? "")")
+        try await Task.sleep(for: .milliseconds(1100))
+        let again = await setup.get(originPath)
+        #expect(again.status == 200 && again.body == first.body)
+        #expect(setup.origin.requests(originPath).last?.headers["if-none-match"] != nil, "revalidated after the cap, not the origin's 600 s")
+        #expect(setup.counters.encodes == 1)
     }
 
     @Test("an origin failing at revalidation: the stale render within stale-if-error, else the error")

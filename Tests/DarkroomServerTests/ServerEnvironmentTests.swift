@@ -29,6 +29,8 @@ struct ServerEnvironmentTests {
         #expect(refused.stderr.contains("$DARKROOM_METRICS is 'maybe'"), "\(refused.stderr)")
         let badNumber = try await ServerProcessOutcome.run(["--root", fixture.root.url.path], environment: ["DARKROOM_JOBS": "many"])
         #expect(badNumber.status == 64 && badNumber.stderr.contains("many"), "\(badNumber.stderr)")
+        let negative = try await ServerProcessOutcome.run(["--root", fixture.root.url.path], environment: ["DARKROOM_MAX_FRESHNESS": "-5"])
+        #expect(negative.status == 64 && negative.stderr.contains("--max-freshness -5 is negative"), "\(negative.stderr)")
     }
 
     @Test("/ready is 200 while memcached answers, 503 naming the layer once it is gone; /health stays 200")

@@ -77,6 +77,9 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("stale-if-error"), parsing: .unconditional, help: "Seconds past its origin's freshness a render may still be served while the origin fails (default 0).")
     var staleIfError: Double = 0
 
+    @Option(name: .customLong("max-freshness"), parsing: .unconditional, help: "The longest an origin's answer keeps a render of a URL fresh, in seconds, whatever it says (default: what it says).")
+    var maxFreshness: Int?
+
     @Option(parsing: .unconditional, help: "Decodes, filters and encodes running at once (default: the processor count).")
     var jobs: Int?
 
@@ -109,6 +112,9 @@ struct ServeCommand: ParsableCommand {
         guard maxAge >= 0 else { throw ValidationError("--max-age \(maxAge) is negative: expected seconds ≥ 0") }
         guard staleIfError >= 0, staleIfError.isFinite else {
             throw ValidationError("--stale-if-error \(staleIfError) is out of range: expected seconds ≥ 0")
+        }
+        if let maxFreshness, maxFreshness < 0 {
+            throw ValidationError("--max-freshness \(maxFreshness) is negative: expected seconds ≥ 0")
         }
         if let jobs, !(1...Self.maximumJobs).contains(jobs) {
             throw ValidationError("--jobs \(jobs) is out of range: expected 1…\(Self.maximumJobs)")
@@ -163,6 +169,7 @@ struct ServeCommand: ParsableCommand {
         let server = try ImageServer(registry: registry, configuration: configuration, caches: caches, settings: settings) {
             $0.fallback = fallbackBytes
             $0.staleIfError = staleIfError
+            $0.maximumFreshness = maxFreshness
             if let jobs { $0.maximumActiveProcessing = jobs }
         }
         let summary = describe(configuration: configuration, location: location, settings: settings)
