@@ -25,8 +25,16 @@ public final class EncodedImageMemoryCache: KeyValueCache, Sendable {
     public let memoryCapacity: Int
     public let preferredMemoryUsageAfterPurge: Int
 
+    /// Entries are keyed by the ``CacheKey`` itself, not its text: a hit hashes the key's
+    /// parts instead of building `key.string` first (a fifth of a memory hit's time).
+    enum EntryKey: Hashable, Sendable {
+        case rendered(CacheKey)
+        /// A ``KeyValueCache`` string key.
+        case plain(String)
+    }
+
     struct State: Sendable {
-        var store = CostLRUStore<String, String, EncodedImage>()
+        var store = CostLRUStore<EntryKey, String, EncodedImage>()
         var hits = 0
         var misses = 0
         var evictions = 0
@@ -44,12 +52,12 @@ public final class EncodedImageMemoryCache: KeyValueCache, Sendable {
 
     // MARK: - By CacheKey
 
-    public func value(for key: CacheKey) -> EncodedImage? { lookup(key.string) }
+    public func value(for key: CacheKey) -> EncodedImage? { lookup(.rendered(key)) }
 
-    public func insert(_ value: EncodedImage, for key: CacheKey) { store(value, key.string, group: key.source) }
+    public func insert(_ value: EncodedImage, for key: CacheKey) { store(value, .rendered(key), group: key.source) }
 
     @discardableResult
-    public func remove(_ key: CacheKey) -> Bool { state.withLock { $0.store.removeValue(forKey: key.string) } != nil }
+    public func remove(_ key: CacheKey) -> Bool { state.withLock { $0.store.removeValue(forKey: .rendered(key)) } != nil }
 
     /// Removes every entry rendered from `source`; returns how many.
     @discardableResult
@@ -57,9 +65,9 @@ public final class EncodedImageMemoryCache: KeyValueCache, Sendable {
 
     // MARK: - KeyValueCache
 
-    public func value(forKey key: String) -> EncodedImage? { lookup(key) }
-    public func insert(_ value: EncodedImage, forKey key: String) { store(value, key, group: nil) }
-    public func removeValue(forKey key: String) { _ = state.withLock { $0.store.removeValue(forKey: key) } }
+    public func value(forKey key: String) -> EncodedImage? { lookup(.plain(key)) }
+    public func insert(_ value: EncodedImage, forKey key: String) { store(value, .plain(key), group: nil) }
+    public func removeValue(forKey key: String) { _ = state.withLock { $0.store.removeValue(forKey: .plain(key)) } }
     public func removeAll() { state.withLock { $0.store.removeAll() } }
 
     // MARK: - Statistics
@@ -70,7 +78,7 @@ public final class EncodedImageMemoryCache: KeyValueCache, Sendable {
 
     // MARK: - Internals
 
-    fileprivate func lookup(_ key: String) -> EncodedImage? {
+    fileprivate func lookup(_ key: EntryKey) -> EncodedImage? {
         state.withLock { state in
             let value = state.store.value(forKey: key)
             if value == nil { state.misses += 1 } else { state.hits += 1 }
@@ -78,7 +86,7 @@ public final class EncodedImageMemoryCache: KeyValueCache, Sendable {
         }
     }
 
-    private func store(_ value: EncodedImage, _ key: String, group: String?) {
+    private func store(_ value: EncodedImage, _ key: EntryKey, group: String?) {
         let capacity = memoryCapacity, target = preferredMemoryUsageAfterPurge
         _ = state.withLock { state -> [EncodedImage] in
             let outcome = state.store.insertPurging(
@@ -95,7 +103,7 @@ public final class EncodedImageMemoryCache: KeyValueCache, Sendable {
 extension EncodedImageMemoryCache: ImageCache {
     public var answersImmediately: Bool { true }
 
-    public func immediateValue(for key: CacheKey) -> CachedImage? { lookup(key.string) }
+    public func immediateValue(for key: CacheKey) -> CachedImage? { lookup(.rendered(key)) }
 
     public func storeImmediately(_ image: CachedImage, for key: CacheKey) { insert(image, for: key) }
 
