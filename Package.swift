@@ -275,7 +275,6 @@ let package = Package(
         ),
         .testTarget(name: "DarkroomPluginTests", dependencies: ["DarkroomTestSupport"]),
         // A user's cache kind and source kind, written against `import Darkroom` alone.
-        .testTarget(name: "ExampleKindsTests", dependencies: ["Darkroom"]),
         .testTarget(name: "DarkroomMemcachedTests", dependencies: ["DarkroomMemcached", "Darkroom", "DarkroomTestSupport"]),
         .testTarget(
             name: "DarkroomServerTests",

@@ -13,17 +13,17 @@ import Foundation
 /// type = "folder"
 /// path = "/var/cache/shelf"
 /// ```
-final class FolderCache: ImageCache {
-    let path: String
+public final class FolderCache: ImageCache {
+    public let path: String
 
-    init(path: String) {
+    public init(path: String) {
         self.path = path
     }
 
     // MARK: - Registration
 
     /// Registers the `folder` kind: its tables have one required key, `path`.
-    static func register(in registry: inout Registry) {
+    public static func register(in registry: inout Registry) {
         registry.register(cacheKind: "folder", keys: ["path"], summary: "renders as files in a folder", origin: "ExampleKinds") { table in
             guard let path = try table.string("path") else { throw table.error("path", "is required (the folder to keep renders in)") }
             return FolderCache(path: path)
@@ -32,7 +32,7 @@ final class FolderCache: ImageCache {
 
     // MARK: - ImageCache
 
-    func value(for key: CacheKey) async throws -> CachedImage? {
+    public func value(for key: CacheKey) async throws -> CachedImage? {
         guard let data = FileManager.default.contents(atPath: file(for: key)) else { return nil }
         let bytes = [UInt8](data)
         // "<key text>\n<format>\n<bytes>"
@@ -43,25 +43,25 @@ final class FolderCache: ImageCache {
         return CachedImage(bytes: Array(bytes[(second + 1)...]), format: format)
     }
 
-    func store(_ image: CachedImage, for key: CacheKey) async throws {
+    public func store(_ image: CachedImage, for key: CacheKey) async throws {
         let folder = self.folder(for: key.source)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let contents = Array((key.string + "\n" + image.format.rawValue + "\n").utf8) + image.bytes
         try Data(contents).write(to: URL(fileURLWithPath: file(for: key)), options: .atomic)
     }
 
-    func removeValue(for key: CacheKey) async throws {
+    public func removeValue(for key: CacheKey) async throws {
         try? FileManager.default.removeItem(atPath: file(for: key))
     }
 
-    func removeAll(forSource source: String) async throws -> Int {
+    public func removeAll(forSource source: String) async throws -> Int {
         let folder = self.folder(for: source)
         let count = (try? FileManager.default.contentsOfDirectory(atPath: folder).count) ?? 0
         try? FileManager.default.removeItem(atPath: folder)
         return count
     }
 
-    func removeAll() async throws {
+    public func removeAll() async throws {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] {
             try FileManager.default.removeItem(atPath: path + "/" + name)
         }

@@ -12,13 +12,17 @@ import Foundation
 /// type = "samples"
 /// folder = "/srv/samples"
 /// ```
-struct SampleSource: ImageSource {
-    static let scheme = "sample://"
-    let name = "samples"
-    let folder: String
+public struct SampleSource: ImageSource {
+    public static let scheme = "sample://"
+    public let name = "samples"
+    public let folder: String
+
+    public init(folder: String) {
+        self.folder = folder
+    }
 
     /// Registers the `samples` kind: one required key, `folder`, which must exist.
-    static func register(in registry: inout Registry) {
+    public static func register(in registry: inout Registry) {
         registry.register(sourceKind: "samples", keys: ["folder"], summary: "sample:// names in a folder", origin: "ExampleKinds") { table in
             guard let folder = try table.string("folder") else { throw table.error("folder", "is required") }
             var isFolder: ObjCBool = false
@@ -29,16 +33,16 @@ struct SampleSource: ImageSource {
         }
     }
 
-    func canLoad(_ location: String) -> Bool { location.hasPrefix(Self.scheme) }
+    public func canLoad(_ location: String) -> Bool { location.hasPrefix(Self.scheme) }
 
-    func fingerprint(for location: String) throws -> String? {
+    public func fingerprint(for location: String) throws -> String? {
         let attributes = try FileManager.default.attributesOfItem(atPath: try path(of: location))
         let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
         let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
         return "\(size):\(modified)"
     }
 
-    func load(_ location: String) async throws -> SourceData {
+    public func load(_ location: String) async throws -> SourceData {
         let path = try path(of: location)
         guard let data = FileManager.default.contents(atPath: path) else {
             throw DarkroomError.io(path: path, detail: "cannot be read")

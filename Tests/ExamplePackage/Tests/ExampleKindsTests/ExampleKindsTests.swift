@@ -1,4 +1,5 @@
 import Darkroom
+import ExampleKinds
 import Foundation
 import Testing
 
@@ -16,8 +17,9 @@ struct ExampleKindsTests {
             root = FileManager.default.temporaryDirectory.path + "/darkroom-kinds-" + UUID().uuidString
             try FileManager.default.createDirectory(atPath: root + "/filters.d", withIntermediateDirectories: true)
             try FileManager.default.createDirectory(atPath: root + "/images", withIntermediateDirectories: true)
+            // Darkroom's own test fixture: Tests/ExamplePackage/Tests/ExampleKindsTests/ → Tests/Fixtures.
             let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("Fixtures/gradient.jpg").path
+                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/gradient.jpg").path
             try FileManager.default.copyItem(atPath: fixture, toPath: root + "/images/gradient.jpg")
         }
 
