@@ -51,7 +51,7 @@ extension PipelineCore {
         _ effects: inout PipelineEffects
     ) -> StageJob<Image> {
         let decodeKey = Self.decodeKey(hint: hint)
-        let prefix = count == 0 ? "" : RenderPlan.prefixKeys(of: Array(filters.prefix(count)))[count - 1]
+        let prefix = RenderPlan.prefixKey(of: filters.prefix(count))
         let key = count == 0 ? decodeKey : decodeKey + "|" + prefix
         if let existing = session.jobs[key] as? StageJob<Image>, !existing.isAbandoned {
             metrics.coalesced(count == 0 ? .decode : .filter)

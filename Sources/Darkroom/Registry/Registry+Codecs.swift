@@ -24,9 +24,9 @@ extension Registry {
     }
 
     /// The decoder that reads `header` and the options to decode with: `base` (orientation,
-    /// limits, colour handling) with `sizeHint` in the
-    /// decoder's canonical form (``ImageDecoder/canonicalSizeHint(for:options:)``), so that
-    /// every render asking for the same scale decodes the same pixels and can share them.
+    /// limits, colour handling) with `sizeHint` in the decoder's canonical form
+    /// (``ImageDecoder/canonicalSizeHint(for:options:)``), so that every render asking for the
+    /// same scale decodes the same pixels and can share them.
     ///
     /// ```swift
     /// let (decoder, options) = try registry.canonicalDecode(header, sizeHint: PixelSize(width: 448, height: 448))

@@ -72,12 +72,12 @@ public struct RenderPlan: Sendable {
 
     /// The identifiers of the chain prefixes of `filters`, shortest first.
     public static func prefixKeys(of filters: [any ImageFilter]) -> [String] {
-        var keys: [String] = []
-        keys.reserveCapacity(filters.count)
-        for filter in filters {
-            keys.append(keys.last.map { $0 + FilterChain.separator + filter.identifier } ?? filter.identifier)
-        }
-        return keys
+        filters.indices.map { prefixKey(of: filters.prefix($0 + 1)) }
+    }
+
+    /// The key of one chain prefix: its filters' identifiers joined as in a chain identifier.
+    public static func prefixKey(of prefix: some Collection<any ImageFilter>) -> String {
+        prefix.map(\.identifier).joined(separator: FilterChain.separator)
     }
 
     /// The cache key of target `index`'s render of the source with `sourceKey` and `fingerprint`.
