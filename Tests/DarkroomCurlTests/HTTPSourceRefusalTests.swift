@@ -1,5 +1,6 @@
 import DarkroomCore
-import DarkroomCurl
+@testable import DarkroomCurl
+import CCurlShims
 import DarkroomTestSupport
 import Foundation
 import Testing
@@ -137,15 +138,22 @@ struct HTTPSourceRefusalTests {
         #expect(server.hits("/cut/gradient.jpg") == 2)
     }
 
-    @Test("a host that does not resolve is named")
-    func unresolvable() async {
-        var settings = HTTPSourceSettings.loopback
-        settings.retry.maxRetries = 0
-        let failure = await expectFetchFailure {
-            _ = try await HTTPSource(settings: settings).load("http://no-such-host.invalid/a.jpg")
+    /// Classified from libcurl's answer, not fetched: a real lookup would ask the machine's
+    /// DNS resolver, and tests send traffic to loopback only.
+    @Test("a host that does not resolve is named, and not retried")
+    func unresolvable() {
+        let response = CurlResponse(
+            code: CURLE_COULDNT_RESOLVE_HOST.rawValue, errorText: "Could not resolve host: no-such-host.invalid", status: 0,
+            head: HTTPResponseHead(parsing: ""), body: [], exceededLimit: false, refusedAddress: nil, redirectURL: nil,
+            connected: false, reusedConnection: false, primaryIP: "", contentLength: -1)
+        guard case let .failure(error) = TransferOutcome.classify(response, url: "http://no-such-host.invalid/a.jpg", settings: .loopback),
+            case let DarkroomError.fetchFailed(url, _, reason, kind) = error
+        else {
+            Issue.record("expected a failure that is not retried")
+            return
         }
-        #expect(failure.reason.hasPrefix("cannot resolve host"))
-        #expect(failure.kind == .connection)
-        #expect(failure.reason.contains("no-such-host.invalid"))
+        #expect(url == "http://no-such-host.invalid/a.jpg")
+        #expect(reason.hasPrefix("cannot resolve host") && reason.contains("no-such-host.invalid"), "\(reason)")
+        #expect(kind == .connection)
     }
 }
