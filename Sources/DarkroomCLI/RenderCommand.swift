@@ -116,7 +116,7 @@ struct RenderCommand: ParsableCommand {
         let caches = try CommandRegistry.caches(for: configuration, noCache: noCache)
         let pipeline = try CommandRegistry.pipeline(for: configuration, targets: targets, caches: caches, jobs: 1)
         let names = targets.map(\.name)
-        let rendered = try BlockingWait.run { try await pipeline.images(for: source, variants: names) }.map { response in
+        let rendered = try BlockingWait.run(on: pipeline.executor) { try await pipeline.images(for: source, variants: names) }.map { response in
             (name: response.variant, bytes: response.bytes, format: response.format,
              cached: response.cacheLayer.isCache ? response.cacheLayer.rawValue : nil)
         }

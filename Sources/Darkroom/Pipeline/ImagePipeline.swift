@@ -62,6 +62,18 @@ public final class ImagePipeline: Sendable {
         }
     }
 
+    // MARK: - Waiting from synchronous code
+
+    /// The pipeline's blocking-I/O threads as a task executor. Synchronous code that waits for
+    /// the pipeline passes it to ``BlockingWait``, so that the waited-for work (and whatever
+    /// it does with the results, such as writing files) runs on these threads and never needs
+    /// Swift's cooperative pool, which the waiting caller may itself be blocking.
+    ///
+    /// ```swift
+    /// let outputs = try BlockingWait.run(on: pipeline.executor) { try await pipeline.images(for: path, variants: ["thumbnail"]) }
+    /// ```
+    public var executor: any TaskExecutor { core.threads.io }
+
     // MARK: - Readiness
 
     /// Asks every layer that must be waited for (disk, memcached) for a key that is never

@@ -133,7 +133,9 @@ public struct Batch: Sendable {
         }
         let urlLane: @Sendable () -> Void = {
             guard !urls.isEmpty else { return }
-            _ = try? BlockingWait.run {
+            // On the pipeline's I/O threads (the writes block them), never needing the
+            // cooperative pool, which a caller on a cooperative thread would be blocking.
+            _ = try? BlockingWait.run(on: pipeline?.executor) {
                 await withTaskGroup(of: Void.self) { group in
                     for input in urls {
                         group.addTask {
