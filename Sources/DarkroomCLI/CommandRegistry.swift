@@ -69,11 +69,14 @@ enum CommandRegistry {
 
     /// A pipeline for every input of `render` and the URL inputs of `batch`: the tool's registry
     /// plus local paths (``PathSource``), the sources `[sources.*]` configure (`s3`) and an ``HTTPSource`` with the configuration's `[sources.http]` settings, rendering `targets` by name, through the same
-    /// `caches` as the renderer. `jobs` bounds the processing.
+    /// `caches` as the renderer. `jobs` bounds the processing. `first` is asked before all of
+    /// them (standard input's bytes, which a plain path would otherwise claim).
     static func pipeline(
-        for configuration: Configuration, targets: [RenderTarget], caches: CacheLayers, jobs: Int
+        for configuration: Configuration, targets: [RenderTarget], caches: CacheLayers, jobs: Int,
+        first: (any ImageSource)? = nil
     ) throws -> ImagePipeline {
         var registry = shared
+        if let first { registry.register(source: first) }
         // Plain paths first, read as the inline renderer reads them (same keys, same errors).
         registry.register(source: PathSource())
         registry = try registry.registeringSources(of: configuration.sourceTables)

@@ -4,6 +4,7 @@ import DarkroomTools
 import DarkroomConfig
 import DarkroomCore
 import DarkroomFilters
+import DarkroomSources
 
 // MARK: - darkroom convert
 
@@ -15,18 +16,21 @@ struct ConvertCommand: ParsableCommand {
             The output format comes from OUTPUT's extension unless --format is given. \
             --max-size fits the image inside WxH keeping its aspect ratio (never enlarging), \
             decoding JPEGs at a reduced DCT scale first (shrink-on-load). The output file is \
-            written to a temporary file and renamed, so it is never left half-written.
+            written to a temporary file and renamed, so it is never left half-written. INPUT - \
+            reads standard input; -o - writes standard output (with --format), and the summary \
+            line goes to standard error.
 
             Examples:
               darkroom convert photo.jpg -o thumb.webp --max-size 256x256
               darkroom convert scan.tiff -o scan.jpg --quality 90 --progressive
+              darkroom convert - -o - --format png < photo.jpg > photo.png
             """
     )
 
-    @Argument(help: "The input image file.")
+    @Argument(help: "The input image file (- for standard input).")
     var input: String
 
-    @Option(name: .shortAndLong, help: "The output file.")
+    @Option(name: .shortAndLong, help: "The output file (- for standard output).")
     var output: String
 
     @Option(help: "Output format: \(ImageFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
@@ -75,11 +79,23 @@ struct ConvertCommand: ParsableCommand {
             }
             let result = try conversion.run(using: .standard)
             let h = result.inputHeader
-            print("\(input) (\(h.format.rawValue) \(h.width)x\(h.height)) -> \(output) "
-                + "(\(result.outputFormat.rawValue) \(result.outputSize), \(result.outputBytes) bytes)")
+            let line = "\(name(input, FileBytes.standardInputName)) (\(h.format.rawValue) \(h.width)x\(h.height)) -> "
+                + "\(name(output, FileBytes.standardOutputName)) "
+                + "(\(result.outputFormat.rawValue) \(result.outputSize), \(result.outputBytes) bytes)\n"
+            // Standard output carries the image when OUTPUT is -: the summary goes beside it.
+            if output == Conversion.standardStream {
+                StandardError.write(line)
+            } else {
+                print(line, terminator: "")
+            }
         } catch {
-            throw CommandFailure.exit(subject: input, error)
+            throw CommandFailure.exit(subject: name(input, FileBytes.standardInputName), error)
         }
+    }
+
+    /// How the summary names a path, or a standard stream for `-`.
+    private func name(_ path: String, _ stream: String) -> String {
+        path == Conversion.standardStream ? stream : path
     }
 
     private func makeConversion() throws -> Conversion {

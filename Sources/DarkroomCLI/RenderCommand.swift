@@ -19,6 +19,10 @@ struct RenderCommand: ParsableCommand {
             variant comes out as it would alone), and chain prefixes shared by variants are \
             computed once.
 
+            SOURCE - reads standard input (rendered without the caches: piped bytes have no \
+            identity to key them by); -o - writes one variant to standard output, and the summary \
+            line goes to standard error.
+
             --filter takes the identifier syntax, e.g. 'aspect-fill(height=128,width=128)'; \
             give it several times for a chain, or join filters with '|'. The output format then \
             comes from OUT's extension or --format; or end the last --filter with '>' and encoder \
@@ -30,10 +34,11 @@ struct RenderCommand: ParsableCommand {
               darkroom render https://example.com/cat.jpg --variant avatar -o avatar.png
               darkroom render photo.jpg --variant thumbnail --variant preview -o out/
               darkroom render photo.jpg --filter 'aspect-fit(height=300,width=300)' --filter grayscale -o g.webp
+              curl -s https://example.com/cat.jpg | darkroom render - --variant avatar -o - > avatar.png
             """
     )
 
-    @Argument(help: "The source image: a file or an http(s) URL.")
+    @Argument(help: "The source image: a file, an http(s) URL, or - for standard input.")
     var source: String
 
     @Option(name: .customLong("variant"), help: "A variant from the configuration (repeatable).")
@@ -45,7 +50,7 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "The filters.d folder (default: $DARKROOM_CONFIG, else ./filters.d, else the embedded default).")
     var config: String?
 
-    @Option(name: .shortAndLong, help: "The output file, or folder for several variants.")
+    @Option(name: .shortAndLong, help: "The output file (- for standard output), or folder for several variants.")
     var output: String
 
     @Option(help: "Output format for --filter chains (default: from OUT's extension).")
@@ -63,7 +68,7 @@ struct RenderCommand: ParsableCommand {
         } catch let exit as ExitCode {
             throw exit
         } catch {
-            throw CommandFailure.exit(subject: source, error)
+            throw CommandFailure.exit(subject: source == Self.stream ? FileBytes.standardInputName : source, error)
         }
     }
 
@@ -84,7 +89,12 @@ struct RenderCommand: ParsableCommand {
                     + "(and its format from OUT's extension)")
         }
         let registry = CommandRegistry.shared
-        let isFolder = variants.count > 1 || output.hasSuffix("/") || Self.isDirectory(output)
+        let toStandardOutput = output == Self.stream
+        if toStandardOutput, variants.count > 1 {
+            throw DarkroomError.invalidArgument(
+                name: "--output", value: output, expected: "a folder for several variants (standard output takes one image)")
+        }
+        let isFolder = !toStandardOutput && (variants.count > 1 || output.hasSuffix("/") || Self.isDirectory(output))
         var targets: [RenderTarget]
         let (location, configuration) = CommandRegistry.configuration(config)
         if filters.isEmpty {
@@ -109,16 +119,32 @@ struct RenderCommand: ParsableCommand {
             }
             targets = [RenderTarget(name: "custom", chain: FilterChain(chain), encoding: encoding)]
         }
-        let configuredSource = try CommandRegistry.isConfiguredSource(source, configuration: configuration)
-        if !configuredSource { try BatchInput.refuseOtherSchemes(source) }
+        let fromStandardInput = source == Self.stream
+        let configuredSource = fromStandardInput ? false : try CommandRegistry.isConfiguredSource(source, configuration: configuration)
+        if !configuredSource, !fromStandardInput { try BatchInput.refuseOtherSchemes(source) }
         // Files and URLs take one path: the pipeline, run to completion.
         if BatchInput.isURL(source) || configuredSource { try CommandRegistry.requireSourceSettings(configuration) }
-        let caches = try CommandRegistry.caches(for: configuration, noCache: noCache)
-        let pipeline = try CommandRegistry.pipeline(for: configuration, targets: targets, caches: caches, jobs: 1)
+        // Piped bytes have no name or fingerprint to key renders by: no caches for them.
+        let caches = try CommandRegistry.caches(for: configuration, noCache: noCache || fromStandardInput)
+        var input = source
+        var piped: MemorySource?
+        if fromStandardInput {
+            let bytes = try FileBytes.readStandardInput(maxBytes: DecodeLimits.defaultMaxInputBytes)
+            piped = MemorySource([Self.standardInputImage: bytes])
+            input = MemorySource.scheme + Self.standardInputImage
+        }
+        let pipeline = try CommandRegistry.pipeline(for: configuration, targets: targets, caches: caches, jobs: 1, first: piped)
         let names = targets.map(\.name)
-        let rendered = try BlockingWait.run(on: pipeline.executor) { try await pipeline.images(for: source, variants: names) }.map { response in
+        let rendered = try BlockingWait.run(on: pipeline.executor) { [input] in
+            try await pipeline.images(for: input, variants: names)
+        }.map { response in
             (name: response.variant, bytes: response.bytes, format: response.format,
              cached: response.cacheLayer.isCache ? response.cacheLayer.rawValue : nil)
+        }
+        if toStandardOutput, let result = rendered.first {
+            try FileBytes.writeStandardOutput(result.bytes)
+            StandardError.write("\(result.name): \(FileBytes.standardOutputName) (\(result.format.rawValue), \(result.bytes.count) bytes)\n")
+            return
         }
         for result in rendered {
             let path = isFolder
@@ -168,6 +194,11 @@ struct RenderCommand: ParsableCommand {
         }
         return encoding
     }
+
+    /// The SOURCE or OUT that names a standard stream.
+    static let stream = "-"
+    /// The name standard input's bytes are served under (`memory:stdin`).
+    static let standardInputImage = "stdin"
 
     static func isDirectory(_ path: String) -> Bool {
         var isDirectory = false

@@ -48,6 +48,38 @@ public enum FileBytes {
         }
     }
 
+    /// Everything on standard input until its end (`-` as a command's input), as a pipe or a
+    /// redirected file gives it.
+    ///
+    /// ```swift
+    /// let bytes = try FileBytes.readStandardInput(maxBytes: DecodeLimits.defaultMaxInputBytes)
+    /// ```
+    /// - Throws: ``DarkroomError/io(path:detail:)`` naming "standard input" when it is a
+    ///   terminal (nothing is piped in) or a read fails; ``DarkroomError/inputTooLarge(byteCount:limit:)``
+    ///   past `maxBytes`; ``DarkroomError/emptyInput`` when it ends before any byte.
+    public static func readStandardInput(maxBytes: Int = DecodeLimits.defaultMaxInputBytes) throws -> [UInt8] {
+        if isatty(STDIN_FILENO) == 1 {
+            throw DarkroomError.io(path: standardInputName, detail: "is a terminal; pipe an image in (darkroom convert - -o out.png < in.jpg)")
+        }
+        let bytes = try readToEnd(STDIN_FILENO, path: standardInputName, maxBytes: maxBytes)
+        if bytes.isEmpty { throw DarkroomError.emptyInput }
+        return bytes
+    }
+
+    /// Writes an image to standard output (`-` as a command's output).
+    /// - Throws: ``DarkroomError/io(path:detail:)`` naming "standard output" when it is a
+    ///   terminal (image bytes would garble it) or a write fails (a closed pipe).
+    public static func writeStandardOutput(_ bytes: [UInt8]) throws {
+        if isatty(STDOUT_FILENO) == 1 {
+            throw DarkroomError.io(path: standardOutputName, detail: "is a terminal; redirect it to a file or a pipe")
+        }
+        try writeAll(bytes, to: STDOUT_FILENO, path: standardOutputName)
+    }
+
+    /// How errors name the standard streams.
+    public static let standardInputName = "standard input"
+    public static let standardOutputName = "standard output"
+
     /// Reads a regular file that reports no size until its end: an empty file, or one that
     /// the kernel makes as it is read (`/proc`, `/sys`).
     private static func readToEnd(_ fd: Int32, path: String, maxBytes: Int) throws -> [UInt8] {

@@ -8,6 +8,8 @@ struct CommandRunner {
     struct Outcome: Sendable {
         var status: Int32
         var stdout: String
+        /// Standard output as bytes (an image written to `-`).
+        var stdoutBytes: [UInt8]
         var stderr: String
         var seconds: Double
 
@@ -27,13 +29,19 @@ struct CommandRunner {
     /// Runs darkroom with `arguments` on a thread of its own (waiting for a child process must
     /// not hold one of the cooperative pool's few threads) and returns what it did.
     /// `executable` runs another tool built beside the tests (see ``builtExecutable(named:)``).
+    /// `standardInput` is a file fed to its standard input (else `/dev/null`).
     static func run(
-        _ arguments: [String], environment: [String: String] = [:], executable: URL = executable
+        _ arguments: [String], environment: [String: String] = [:], executable: URL = executable,
+        standardInput: String? = nil
     ) async throws -> Outcome {
-        try await onOwnThread { try runBlocking(arguments, environment: environment, executable: executable) }
+        try await onOwnThread {
+            try runBlocking(arguments, environment: environment, executable: executable, standardInput: standardInput)
+        }
     }
 
-    private static func runBlocking(_ arguments: [String], environment: [String: String], executable: URL) throws -> Outcome {
+    private static func runBlocking(
+        _ arguments: [String], environment: [String: String], executable: URL, standardInput: String?
+    ) throws -> Outcome {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -43,7 +51,14 @@ struct CommandRunner {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        if let standardInput {
+            guard let input = FileHandle(forReadingAtPath: standardInput) else {
+                throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: standardInput])
+            }
+            process.standardInput = input
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
         let start = Date()
         try process.run()
         // Read both pipes before waiting so a chatty child cannot block on a full pipe.
@@ -53,6 +68,7 @@ struct CommandRunner {
         return Outcome(
             status: process.terminationStatus,
             stdout: String(decoding: stdout, as: UTF8.self),
+            stdoutBytes: [UInt8](stdout),
             stderr: String(decoding: stderr, as: UTF8.self),
             seconds: Date().timeIntervalSince(start))
     }

@@ -12,6 +12,8 @@ import Glibc
 
 /// One file-to-file conversion: decode upright, optionally fit inside a box
 /// (with shrink-on-load), encode, and write atomically. What `darkroom convert` runs.
+/// An input or output of `-` is standard input or output (the output's format then comes
+/// from ``format``).
 ///
 /// ```swift
 /// var conversion = Conversion(input: "cat.jpg", output: "cat.webp")
@@ -40,6 +42,9 @@ public struct Conversion: Sendable {
     /// from ``maxSize``).
     public var decoding = DecodeOptions()
 
+    /// The input or output that names a standard stream.
+    public static let standardStream = "-"
+
     public init(input: String, output: String) {
         self.input = input
         self.output = output
@@ -63,6 +68,10 @@ public struct Conversion: Sendable {
     /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` when neither names one.
     public func resolvedFormat() throws -> ImageFormat {
         if let format { return format }
+        if output == Self.standardStream {
+            throw DarkroomError.invalidArgument(
+                name: "--format", value: "(none)", expected: "an output format when OUTPUT is - (standard output), e.g. --format png")
+        }
         let ext = URL(fileURLWithPath: output).pathExtension
         var status = stat()
         if stat(output, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
@@ -88,9 +97,15 @@ public struct Conversion: Sendable {
         let options = try encodeOptions()
         try options.validate()
         _ = try registry.encoder(for: options.format)  // fail before decoding if unwritable
-        let bytes = try FileBytes.read(input, maxBytes: decoding.limits.maxInputBytes)
+        let bytes = input == Self.standardStream
+            ? try FileBytes.readStandardInput(maxBytes: decoding.limits.maxInputBytes)
+            : try FileBytes.read(input, maxBytes: decoding.limits.maxInputBytes)
         let (header, encoded, decodedSize, outputSize) = try convert(bytes, options: options, registry: registry)
-        try AtomicFileWriter.write(encoded, to: output)
+        if output == Self.standardStream {
+            try FileBytes.writeStandardOutput(encoded)
+        } else {
+            try AtomicFileWriter.write(encoded, to: output)
+        }
         return Result(
             inputHeader: header, decodedSize: decodedSize, outputSize: outputSize,
             outputFormat: options.format, outputBytes: encoded.count)
