@@ -79,8 +79,9 @@ struct BatchOptions: Equatable {
         let display = ProgressDisplay(isTerminal: isatty(STDERR_FILENO) == 1)
         let renderer: CachingRenderer
         var pipeline: ImagePipeline?
+        let caches: CacheLayers
         do {
-            let caches = try CommandRegistry.caches(for: configuration, noCache: noCache)
+            caches = try CommandRegistry.caches(for: configuration, noCache: noCache)
             renderer = CommandRegistry.renderer(caches: caches)
             if found.inputs.contains(where: \.isURL) {
                 try CommandRegistry.requireSourceSettings(configuration)
@@ -93,6 +94,7 @@ struct BatchOptions: Equatable {
             display.show(progress)
         }
         display.finish()
+        CommandRegistry.flushCounters(of: caches)
         print(
             "batch: \(summary.succeeded) done, \(summary.failures.count) failed, \(summary.outputs) files written, "
                 + "\(FixedDecimal.text(summary.seconds, decimals: 3)) s, "

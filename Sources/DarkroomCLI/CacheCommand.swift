@@ -7,6 +7,10 @@ import DarkroomCore
 import DarkroomCurl
 import FoundationEssentials
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 // MARK: - darkroom cache
 
 struct CacheCommand: ParsableCommand {
@@ -103,17 +107,28 @@ struct CacheStatsCommand: ParsableCommand {
 struct CachePurgeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "purge",
-        abstract: "Remove every cached render, or with --source every render of one source.",
-        discussion: "A file source is named by its path (as given to render or batch); a URL in any spelling of it.")
+        abstract: "Remove every render of one source (--source), or every cached render (--all).",
+        discussion: """
+            A file source is named by its path (as given to render or batch); a URL in any spelling \
+            of it. Without --source the whole cache goes, which may be shared by every process of \
+            the user or, with a shared layer, by other machines: on a terminal darkroom asks first; \
+            otherwise --all must say so.
+            """)
 
     @OptionGroup var options: CacheOptions
 
     @Option(help: "Only this source's renders (every variant).")
     var source: String?
 
+    @Flag(help: "Every cached render of every source (asked for on a terminal when neither option is given).")
+    var all = false
+
     func validate() throws {
         if let source, source.allSatisfy(\.isWhitespace) {
             throw ValidationError("--source must name a file or a URL (it is empty)")
+        }
+        if source != nil, all {
+            throw ValidationError("--source and --all are exclusive: one source's renders, or every render")
         }
     }
 
@@ -137,6 +152,12 @@ struct CachePurgeCommand: ParsableCommand {
             print("purged \(removed) entries of \(key)")
         } else {
             let before = caches.disk?.statistics.entries ?? 0
+            guard all || confirmed(layers: layers.layers.map(\.name), entries: before) else {
+                throw CommandFailure.exit(subject: "cache purge", DarkroomError.invalidArgument(
+                    name: "options", value: "no --source",
+                    expected: "--all to remove every cached render of every source (asked for on a terminal), "
+                        + "or --source SOURCE for one source"))
+            }
             for layer in layers.layers {
                 do {
                     try BlockingWait.run { try await layer.cache.removeAll() }
@@ -146,6 +167,16 @@ struct CachePurgeCommand: ParsableCommand {
             }
             print("purged \(before) entries")
         }
+    }
+
+    /// Asks on a terminal whether every render may go; `false` (nothing asked) when standard
+    /// input or standard error is not a terminal, or the answer is not yes.
+    private func confirmed(layers: [String], entries: Int) -> Bool {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDERR_FILENO) == 1 else { return false }
+        let names = layers.map { "[caches.\($0)]" }.joined(separator: ", ")
+        StandardError.write("Remove every cached render from \(names) (\(entries) on disk)? [y/N] ")
+        guard let answer = readLine()?.filter({ !$0.isWhitespace }).lowercased() else { return false }
+        return answer == "y" || answer == "yes"
     }
 
     /// The key renders of `source` are cached under: an http(s) URL in the HTTP source's

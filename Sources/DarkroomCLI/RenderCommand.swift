@@ -141,6 +141,7 @@ struct RenderCommand: ParsableCommand {
             (name: response.variant, bytes: response.bytes, format: response.format,
              cached: response.cacheLayer.isCache ? response.cacheLayer.rawValue : nil)
         }
+        CommandRegistry.flushCounters(of: caches)
         if toStandardOutput, let result = rendered.first {
             try FileBytes.writeStandardOutput(result.bytes)
             StandardError.write("\(result.name): \(FileBytes.standardOutputName) (\(result.format.rawValue), \(result.bytes.count) bytes)\n")

@@ -86,7 +86,7 @@ struct CacheCommandTests {
             ["render", Fixtures.path("gradient.jpg"), "--variant", "thumbnail", "-o", folder.path("t.jpg")] + config,
             ["batch", Fixtures.path("gradient.jpg"), "--variant", "thumbnail", "--out", folder.path("out")] + config,
             ["cache", "sweep"] + config,
-            ["cache", "purge"] + config,
+            ["cache", "purge", "--all"] + config,
         ]
         for arguments in commands {
             let outcome = try await CommandRunner.run(arguments, environment: environment)
@@ -125,5 +125,57 @@ struct CacheCommandTests {
         let purge = try await CommandRunner.run(
             ["cache", "purge", "--source", source, "--config", RenderCommandTests.config], environment: environment)
         #expect(purge.stdout.contains("purged 1 entries"), "\(purge.stdout) \(purge.stderr)")
+    }
+}
+
+// MARK: - Purging everything
+
+@Suite("cache purge without --source needs --all (or a yes on a terminal) before it empties the cache")
+struct CachePurgeAllTests {
+    /// Renders one input into a fresh cache folder; returns the environment that names it.
+    static func filledCache() async throws -> (cache: TemporaryDirectory, environment: [String: String]) {
+        let cache = try TemporaryDirectory()
+        let out = try TemporaryDirectory()
+        let environment = ["DARKROOM_CACHE_DIR": cache.url.path]
+        let batch = try await CommandRunner.run(
+            ["batch", Fixtures.path("gradient.jpg"), "--variant", "thumbnail", "--config", RenderCommandTests.config, "--out", out.url.path],
+            environment: environment)
+        #expect(batch.status == 0, "\(batch.stderr)")
+        return (cache, environment)
+    }
+
+    static func entries(_ environment: [String: String]) async throws -> Int? {
+        let stats = try await CommandRunner.run(["cache", "stats", "--json", "--config", RenderCommandTests.config], environment: environment)
+        let object = try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any]
+        return (object?["disk"] as? [String: Any])?["entries"] as? Int
+    }
+
+    @Test("off a terminal, a bare purge is refused naming --all, and every entry stays")
+    func barePurgeRefused() async throws {
+        let (cache, environment) = try await Self.filledCache()
+        let purge = try await CommandRunner.run(["cache", "purge", "--config", RenderCommandTests.config], environment: environment)
+        #expect(purge.status == 1, "\(purge.stderr)")
+        #expect(purge.stderr.hasPrefix("darkroom: error: cache purge: "), "\(purge.stderr)")
+        #expect(purge.stderr.contains("--all"), "\(purge.stderr)")
+        #expect(try await Self.entries(environment) == 1)
+        _ = cache
+    }
+
+    @Test("--all empties every layer")
+    func purgeAll() async throws {
+        let (cache, environment) = try await Self.filledCache()
+        let purge = try await CommandRunner.run(["cache", "purge", "--all", "--config", RenderCommandTests.config], environment: environment)
+        #expect(purge.status == 0, "\(purge.stderr)")
+        #expect(purge.stdout.contains("purged 1 entries"), "\(purge.stdout)")
+        #expect(try await Self.entries(environment) == 0)
+        _ = cache
+    }
+
+    @Test("--all with --source is a usage error")
+    func allWithSource() async throws {
+        let purge = try await CommandRunner.run(
+            ["cache", "purge", "--all", "--source", Fixtures.path("gradient.jpg"), "--config", RenderCommandTests.config])
+        #expect(purge.status == 1)
+        #expect(purge.stderr.contains("--source and --all are exclusive"), "\(purge.stderr)")
     }
 }
