@@ -37,8 +37,8 @@ struct BatchCommand: ParsableCommand {
     @Option(help: "The output folder.")
     var out: String
 
-    @Option(parsing: .unconditional, help: "Images rendered at once (default: 1).")
-    var jobs: Int = 1
+    @Option(parsing: .unconditional, help: "Images rendered at once (default: the CPUs this process may use).")
+    var jobs: Int?
 
     @Option(help: "The filters.d folder (default: $DARKROOM_CONFIG, else ./filters.d, else the embedded default).")
     var config: String?
@@ -53,7 +53,7 @@ struct BatchCommand: ParsableCommand {
     /// The parsed command line as plain values.
     var options: BatchOptions {
         BatchOptions(
-            inputs: inputs, urlList: urlList, variants: variants, out: out, jobs: jobs, config: config,
+            inputs: inputs, urlList: urlList, variants: variants, out: out, jobs: jobs ?? BatchOptions.defaultJobs, config: config,
             noCache: noCache)
     }
 

@@ -25,9 +25,14 @@ struct BatchOptions: Equatable {
     var urlList: String?
     var variants: [String] = []
     var out: String = ""
-    var jobs = 1
+    /// Images rendered at once: by default one per CPU this process may use (its affinity
+    /// mask, so `taskset` and container CPU sets count), as vips and sharp do.
+    var jobs = BatchOptions.defaultJobs
     var config: String?
     var noCache = false
+
+    /// `--jobs` when it is not given.
+    static var defaultJobs: Int { max(1, SpreadThreads.allowedCPUCount) }
 
     /// Why these options cannot run, in swift-argument-parser's usage-error words; `nil` when
     /// they can. (``BatchCommand/validate()`` throws it; ``PlainBatchCommandLine`` declines

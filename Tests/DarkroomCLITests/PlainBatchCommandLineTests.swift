@@ -1,6 +1,7 @@
 @testable import DarkroomCLI
 import ArgumentParser
 import DarkroomTestSupport
+import DarkroomTools
 import Testing
 
 @Suite("A plain batch line is read without swift-argument-parser, to the same options")
@@ -37,6 +38,16 @@ struct PlainBatchCommandLineTests {
             ])
                 == BatchOptions(
                     inputs: ["https://example.com/cat.jpg"], urlList: "urls.txt", variants: ["avatar"], out: "o"))
+    }
+
+    @Test("without --jobs both readings render one image per CPU this process may use")
+    func jobsDefaultToAllowedCPUs() {
+        let line = ["batch", "Samples", "--variant", "thumbnail", "--out", "out"]
+        let cpus = SpreadThreads.allowedCPUCount
+        #expect(cpus >= 1)
+        #expect(PlainBatchCommandLine.options(line)?.jobs == cpus)
+        #expect(parsed(line)?.jobs == cpus)
+        #expect(parsed(line + ["--jobs", "1"])?.jobs == 1)
     }
 
     @Test("help, unknown options, odd spellings and invalid lines are left to swift-argument-parser")

@@ -55,7 +55,7 @@ public enum SpreadThreads {
     }
 
     /// How many CPUs the calling thread may run on (its affinity mask; at least 1).
-    static var allowedCPUCount: Int { Int(cthread_allowed_cpu_count()) }
+    public static var allowedCPUCount: Int { Int(cthread_allowed_cpu_count()) }
 
     // MARK: - Placement record
 
