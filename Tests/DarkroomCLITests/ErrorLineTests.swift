@@ -61,7 +61,9 @@ struct ErrorLineTests {
     @Test("probe and convert, which read files, say which commands fetch a URL")
     func urlToFileCommands() async throws {
         let folder = try TemporaryDirectory()
-        for arguments in [["probe", "https://example.com/a.jpg"], ["convert", "https://example.com/a.jpg", "-o", folder.path("a.png")]] {
+        // A loopback URL (nothing listens on port 9): refused by its scheme, never fetched.
+        let url = "http://127.0.0.1:9/a.jpg"
+        for arguments in [["probe", url], ["convert", url, "-o", folder.path("a.png")]] {
             let outcome = try await CommandRunner.run(arguments)
             #expect(outcome.status == 1)
             #expect(outcome.stderr.contains("expected a file (render and batch fetch URLs)"), "\(outcome.stderr)")
