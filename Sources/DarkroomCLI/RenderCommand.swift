@@ -68,7 +68,7 @@ struct RenderCommand: ParsableCommand {
         } catch let exit as ExitCode {
             throw exit
         } catch {
-            throw CommandFailure.exit(subject: source == Self.stream ? FileBytes.standardInputName : source, error)
+            throw CommandFailure.exit(subject: source == Conversion.standardStream ? FileBytes.standardInputName : source, error)
         }
     }
 
@@ -89,7 +89,7 @@ struct RenderCommand: ParsableCommand {
                     + "(and its format from OUT's extension)")
         }
         let registry = CommandRegistry.shared
-        let toStandardOutput = output == Self.stream
+        let toStandardOutput = output == Conversion.standardStream
         if toStandardOutput, variants.count > 1 {
             throw DarkroomError.invalidArgument(
                 name: "--output", value: output, expected: "a folder for several variants (standard output takes one image)")
@@ -119,7 +119,7 @@ struct RenderCommand: ParsableCommand {
             }
             targets = [RenderTarget(name: "custom", chain: FilterChain(chain), encoding: encoding)]
         }
-        let fromStandardInput = source == Self.stream
+        let fromStandardInput = source == Conversion.standardStream
         let configuredSource = fromStandardInput ? false : try CommandRegistry.isConfiguredSource(source, configuration: configuration)
         if !configuredSource, !fromStandardInput { try BatchInput.refuseOtherSchemes(source) }
         // Files and URLs take one path: the pipeline, run to completion.
@@ -196,8 +196,6 @@ struct RenderCommand: ParsableCommand {
         return encoding
     }
 
-    /// The SOURCE or OUT that names a standard stream.
-    static let stream = "-"
     /// The name standard input's bytes are served under (`memory:stdin`).
     static let standardInputImage = "stdin"
 
