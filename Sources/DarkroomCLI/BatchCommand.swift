@@ -15,8 +15,8 @@ struct BatchCommand: ParsableCommand {
             last part of its path). The same URL given many times is downloaded once; URLs are \
             fetched up to 4 at a time, with the [sources.http] settings of the configuration. Every input is decoded once per \
             shrink-on-load scale its variants need (usually once). A failure does not stop the others; at the end a summary is printed, each \
-            failure is listed as 'darkroom: error: INPUT: reason', and the exit status is 1 if any \
-            failed. On a terminal a progress bar is drawn on stderr; otherwise one line per input \
+            failure is listed as 'darkroom: error: INPUT: reason', and the exit status is the \
+            first failure's (see 'darkroom --help'). On a terminal a progress bar is drawn on stderr; otherwise one line per input \
             is printed.
 
             Example:

@@ -46,8 +46,9 @@ struct BatchOptions: Equatable {
     }
 
     /// Renders every input's variants into `out`, prints the summary and each failure.
-    /// - Throws: `ExitCode(1)` (after printing why) when `out` is a file, the configuration, a
-    ///   variant, an input list or the caches are unusable, or when any input failed.
+    /// - Throws: the ``ExitStatus`` of what failed (after printing why) when `out` is a file,
+    ///   the configuration, a variant, an input list or the caches are unusable; when inputs
+    ///   failed, the status of the first of them.
     func run() throws {
         var status = stat()
         if stat(out, &status) == 0, status.st_mode & S_IFMT != S_IFDIR {
@@ -104,9 +105,7 @@ struct BatchOptions: Equatable {
             "batch: \(summary.succeeded) done, \(summary.failures.count) failed, \(summary.outputs) files written, "
                 + "\(FixedDecimal.text(summary.seconds, decimals: 3)) s, "
                 + "\(FixedDecimal.text(summary.imagesPerSecond, decimals: 1)) images/s")
-        for failure in summary.failures {
-            _ = CommandFailure.exit(subject: failure.input, failure.error)
-        }
-        if !summary.failures.isEmpty { throw ExitCode(1) }
+        let statuses = summary.failures.map { CommandFailure.exit(subject: $0.input, $0.error) }
+        if let first = statuses.first { throw first }
     }
 }

@@ -12,7 +12,7 @@ struct CheckCommand: ParsableCommand {
         abstract: "Validate a filters.d/ configuration.",
         discussion: """
             Exits 0 when the configuration is valid. Otherwise prints every error, one per line \
-            as 'file:line: message', on standard output and exits 1. Warnings are printed as \
+            as 'file:line: message', on standard output and exits 78 (EX_CONFIG). Warnings are printed as \
             'file:line: warning: message' and do not fail the check. A summary goes to stderr.
             --config defaults to $DARKROOM_CONFIG, else ./filters.d, else the embedded default.
             """
@@ -49,7 +49,7 @@ struct CheckCommand: ParsableCommand {
                 + "\(configuration.files.count) files, no errors"
         }
         StandardError.write(summary + "\n")
-        guard errors == 0 else { throw ExitCode(1) }
+        guard errors == 0 else { throw ExitStatus.configuration.exitCode }
         if let stamp {
             do {
                 try AtomicFileWriter.write(Array("ok\n".utf8), to: stamp)

@@ -17,7 +17,9 @@ struct DarkroomCommand: ParsableCommand {
         abstract: "Fetch, decode, transform, cache and serve images.",
         discussion: """
             Formats are detected from the bytes, never from file names. Errors print one line, \
-            'darkroom: error: INPUT: reason', and exit with status 1.
+            'darkroom: error: INPUT: reason'.
+
+            \(ExitStatus.helpText)
             """,
         version: DarkroomVersion.string,
         subcommands: [
@@ -76,8 +78,7 @@ struct DarkroomCommand: ParsableCommand {
 
     /// Help and `--version` as swift-argument-parser prints them; any other parse or validation
     /// error as one line, `darkroom: error: COMMAND: reason (see 'darkroom help COMMAND')`, with
-    /// status 1, like every other error (swift-argument-parser would print the usage too and
-    /// exit with 64).
+    /// status 64, `EX_USAGE` (swift-argument-parser would print the whole usage too).
     static func exitForUsage(_ error: any Error, arguments: [String]) -> Never {
         guard exitCode(for: error) != .success else { exit(withError: error) }
         let names = configuration.subcommands.compactMap { $0.configuration.commandName }
@@ -85,13 +86,13 @@ struct DarkroomCommand: ParsableCommand {
         let reason = message(for: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "invalid usage"
         let help = command.map { "darkroom help \($0)" } ?? "darkroom --help"
         StandardError.write("darkroom: error: \(command.map { "\($0): " } ?? "")\(reason) (see '\(help)')\n")
-        Glibc.exit(1)
+        Glibc.exit(ExitStatus.usage.rawValue)
     }
 }
 
 // MARK: - Reporting errors
 
-/// Prints `darkroom: error: SUBJECT: reason` on stderr and exits with status 1.
+/// Prints `darkroom: error: SUBJECT: reason` on stderr and returns the error's ``ExitStatus``.
 ///
 /// The line is shown safely: the user name and password of every URL in it (the subject, or a
 /// redirect target in the reason) are replaced by `***`, and control characters (from a binary
@@ -108,7 +109,7 @@ enum CommandFailure {
             line = "darkroom: error: \(subject): \(error)"
         }
         StandardError.write(escapingControlCharacters(shown(line)) + "\n")
-        return ExitCode(1)
+        return ExitStatus(for: error).exitCode
     }
 
     /// `subject` with the credentials of every URL in it (`scheme://user:password@host`) hidden.

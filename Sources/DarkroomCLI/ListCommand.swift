@@ -16,7 +16,7 @@ struct ListCommand: ParsableCommand {
             override, and which other variants share their identifier (and so one cache entry \
             and one computation). --config defaults to $DARKROOM_CONFIG, else ./filters.d, else \
             the embedded default. A configuration folder that does not exist (or is not a \
-            folder) lists nothing and exits 1, as 'darkroom check' does; errors inside the files \
+            folder) lists nothing and exits 78 (EX_CONFIG), as 'darkroom check' does; errors inside the files \
             are printed on stderr and leave out the variants they affect.
             """
     )
@@ -34,7 +34,7 @@ struct ListCommand: ParsableCommand {
             for diagnostic in configuration.diagnostics {
                 StandardError.write(diagnostic.description + "\n")
             }
-            throw ExitCode(1)
+            throw ExitStatus.configuration.exitCode
         }
         let listing = Listing(registry: CommandRegistry.shared, configuration: configuration, location: location)
         if json {

@@ -8,7 +8,7 @@ import Glibc
 
 // MARK: - Bad input through the CLI
 
-@Suite("bad input exits 1 with one clear line, fast, and writes nothing")
+@Suite("bad input exits with its sysexits status and one clear line, fast, and writes nothing")
 struct BadInputTests {
     @Test(
         "each bad input is refused with its reason",
@@ -29,7 +29,7 @@ struct BadInputTests {
         let output = folder.path("out.png")
         let input = Fixtures.path(file)
         let outcome = try await CommandRunner.run(["convert", input, "-o", output])
-        #expect(outcome.status == 1)
+        #expect(outcome.status == (file == "does-not-exist.jpg" ? 66 : 65), "EX_NOINPUT for a missing file, else EX_DATAERR")
         #expect(outcome.stderrLines.count == 1, "stderr was: \(outcome.stderr)")
         #expect(outcome.stderr.hasPrefix("darkroom: error: \(input): "), "stderr was: \(outcome.stderr)")
         #expect(outcome.stderr.contains(reason), "stderr was: \(outcome.stderr)")
@@ -44,7 +44,7 @@ struct BadInputTests {
     func folderInput() async throws {
         let folder = try TemporaryDirectory()
         let outcome = try await CommandRunner.run(["convert", folder.url.path, "-o", folder.path("x.png")])
-        #expect(outcome.status == 1)
+        #expect(outcome.status == 66)
         #expect(outcome.stderr.contains("directory"))
     }
 
@@ -52,7 +52,7 @@ struct BadInputTests {
     func unknownExtension() async throws {
         let folder = try TemporaryDirectory()
         let outcome = try await CommandRunner.run(["convert", Fixtures.path("gradient.jpg"), "-o", folder.path("out.xyz")])
-        #expect(outcome.status == 1)
+        #expect(outcome.status == 64)
         #expect(outcome.stderr.contains(".xyz"))
     }
 
@@ -60,7 +60,7 @@ struct BadInputTests {
     func badQuality() async throws {
         let folder = try TemporaryDirectory()
         let outcome = try await CommandRunner.run(["convert", Fixtures.path("gradient.jpg"), "-o", folder.path("o.jpg"), "--quality", "0"])
-        #expect(outcome.status == 1)
+        #expect(outcome.status == 64)
         #expect(outcome.stderr.contains("quality"))
     }
 
@@ -68,7 +68,7 @@ struct BadInputTests {
     func badMaxSize() async throws {
         let folder = try TemporaryDirectory()
         let outcome = try await CommandRunner.run(["convert", Fixtures.path("gradient.jpg"), "-o", folder.path("o.jpg"), "--max-size", "big"])
-        #expect(outcome.status == 1)
+        #expect(outcome.status == 64)
         #expect(outcome.stderr.contains("WxH"))
     }
 
@@ -82,7 +82,7 @@ struct BadInputTests {
             ["render", Fixtures.path("gradient.jpg"), "--filter", "overlay(path=\(fifo))", "-o", folder.path("o.png")],
         ] {
             let outcome = try await CommandRunner.run(arguments)
-            #expect(outcome.status == 1, "\(arguments)")
+            #expect(outcome.status == 66, "\(arguments)")
             #expect(outcome.stderr == "darkroom: error: \(fifo): not a regular file\n", "\(arguments)")
         }
     }
@@ -95,7 +95,7 @@ struct BadInputTests {
         let outcome = try await CommandRunner.run([
             "render", Fixtures.path("gradient.jpg"), "--filter", "overlay(path=\(notes))", "-o", folder.path("o.png"),
         ])
-        #expect(outcome.status == 1)
+        #expect(outcome.status == 74)
         #expect(outcome.stderr.hasPrefix("darkroom: error: \(notes): unrecognised image format"), "\(outcome.stderr)")
     }
 
@@ -111,7 +111,7 @@ struct BadInputTests {
         ]
         for (arguments, expected) in cases {
             let outcome = try await CommandRunner.run(arguments)
-            #expect(outcome.status == 1, "\(arguments)")
+            #expect(outcome.status == 64, "\(arguments)")
             #expect(outcome.stderr.contains(expected), "\(arguments): \(outcome.stderr)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
@@ -128,7 +128,7 @@ struct BadInputTests {
             ["batch", input, "--variant", "thumbnail", "--out", ""],
         ] {
             let outcome = try await CommandRunner.run(arguments)
-            #expect(outcome.status == 1, "\(arguments)")
+            #expect(outcome.status == 64, "\(arguments)")
             #expect(outcome.stderrLines.count == 1, "\(arguments): \(outcome.stderr)")
             #expect(outcome.stderr.contains("empty") || outcome.stderr.contains("--output ''"), "\(outcome.stderr)")
         }
@@ -142,11 +142,11 @@ struct BadInputTests {
             "batch", Fixtures.path("gradient.jpg"), Fixtures.path("gradient-rgb.png"), "--variant", "thumbnail",
             "--out", folder.path("out"), "--no-cache",
         ])
-        #expect(outcome.status == 1)
+        #expect(outcome.status == 74)
         #expect(outcome.stderrLines == ["darkroom: error: \(folder.path("out")): --out names a file, not a folder"])
     }
 
-    @Test("usage errors are one line naming the command, with status 1; help still works")
+    @Test("usage errors are one line naming the command, with status 64 (EX_USAGE); help still works")
     func usageErrors() async throws {
         let cases: [([String], String)] = [
             (["batch", "a.jpg", "--variant", "t", "--out", "o", "--jobs", "abc"], "darkroom: error: batch: "),
@@ -158,7 +158,7 @@ struct BadInputTests {
         ]
         for (arguments, expected) in cases {
             let outcome = try await CommandRunner.run(arguments)
-            #expect(outcome.status == 1, "\(arguments)")
+            #expect(outcome.status == 64, "\(arguments)")
             #expect(outcome.stderrLines.count == 1, "\(arguments): \(outcome.stderr)")
             #expect(outcome.stderr.contains(expected), "\(arguments): \(outcome.stderr)")
         }
@@ -167,13 +167,24 @@ struct BadInputTests {
         #expect(help.stdout.contains("USAGE: darkroom batch"))
     }
 
+    @Test("darkroom --help lists every exit status it uses, from sysexits.h")
+    func helpListsExitStatuses() async throws {
+        let help = try await CommandRunner.run(["--help"])
+        #expect(help.status == 0)
+        let text = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for status in ["64 usage error", "65 the image data is bad", "66 an input file is missing", "69 a source failed",
+                       "70 internal error", "74 other I/O error", "78 the configuration has errors"] {
+            #expect(text.contains(status), "\(status): \(text)")
+        }
+    }
+
     @Test("a failed conversion leaves an existing output untouched")
     func keepsExistingOutput() async throws {
         let folder = try TemporaryDirectory()
         let output = folder.path("keep.png")
         try Data("previous".utf8).write(to: URL(fileURLWithPath: output))
         let outcome = try await CommandRunner.run(["convert", Fixtures.path("truncated.jpg"), "-o", output])
-        #expect(outcome.status == 1)
+        #expect(outcome.status == 65)
         #expect(try String(contentsOfFile: output, encoding: .utf8) == "previous")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["keep.png"])
     }

@@ -66,7 +66,7 @@ struct CacheCommandTests {
             ]
             for arguments in commands {
                 let outcome = try await CommandRunner.run(arguments, environment: environment)
-                #expect(outcome.status == 1, "\(arguments): \(outcome.stderr)")
+                #expect(outcome.status == 78, "\(arguments): \(outcome.stderr)")
                 #expect(outcome.stderr.hasPrefix("darkroom: error: \(config)/50-caches.toml\(message)"), "\(outcome.stderr)")
                 #expect(outcome.stderr.split(separator: "\n").count == 1, "\(outcome.stderr)")
             }
@@ -90,7 +90,7 @@ struct CacheCommandTests {
         ]
         for arguments in commands {
             let outcome = try await CommandRunner.run(arguments, environment: environment)
-            #expect(outcome.status == 1, "\(arguments): \(outcome.stderr)")
+            #expect(outcome.status == 78, "\(arguments): \(outcome.stderr)")
             #expect(outcome.stderr.hasPrefix("darkroom: error: "), "\(outcome.stderr)")
             #expect(outcome.stderr.contains("\(cache): holds 'tmp/notes.txt'"), "\(outcome.stderr)")
             #expect(outcome.stderr.split(separator: "\n").count == 1, "\(outcome.stderr)")
@@ -105,7 +105,7 @@ struct CacheCommandTests {
         let folder = try TemporaryDirectory()
         let outcome = try await CommandRunner.run(
             ["cache", "purge", "--source", "", "--config", RenderCommandTests.config], environment: ["DARKROOM_CACHE_DIR": folder.path("c")])
-        #expect(outcome.status == 1)
+        #expect(outcome.status == 64)
         #expect(outcome.stderr == "darkroom: error: cache: --source must name a file or a URL (it is empty) (see 'darkroom help cache')\n", "\(outcome.stderr)")
     }
 
@@ -154,7 +154,7 @@ struct CachePurgeAllTests {
     func barePurgeRefused() async throws {
         let (cache, environment) = try await Self.filledCache()
         let purge = try await CommandRunner.run(["cache", "purge", "--config", RenderCommandTests.config], environment: environment)
-        #expect(purge.status == 1, "\(purge.stderr)")
+        #expect(purge.status == 64, "\(purge.stderr)")
         #expect(purge.stderr.hasPrefix("darkroom: error: cache purge: "), "\(purge.stderr)")
         #expect(purge.stderr.contains("--all"), "\(purge.stderr)")
         #expect(try await Self.entries(environment) == 1)
@@ -175,7 +175,7 @@ struct CachePurgeAllTests {
     func allWithSource() async throws {
         let purge = try await CommandRunner.run(
             ["cache", "purge", "--all", "--source", Fixtures.path("gradient.jpg"), "--config", RenderCommandTests.config])
-        #expect(purge.status == 1)
+        #expect(purge.status == 64)
         #expect(purge.stderr.contains("--source and --all are exclusive"), "\(purge.stderr)")
     }
 }

@@ -30,7 +30,7 @@ struct CheckCommandTests {
             type = "s4"
             """.utf8).write(to: folder.url.appendingPathComponent("10-a.toml"))
         let outcome = try await CommandRunner.run(["check", "--config", folder.url.path])
-        #expect(outcome.status == 1)
+        #expect(outcome.status == 78)
         let lines = outcome.stdout.split(separator: "\n").map(String.init)
         #expect(lines == [
             folder.url.path + "/10-a.toml:2: [caches.shared] unknown cache type 'memcache' (did you mean 'memcached'?); known kinds: disk, memcached, memory",
@@ -39,7 +39,7 @@ struct CheckCommandTests {
         #expect(outcome.stderr.contains("2 errors"))
     }
 
-    @Test("a broken folder exits 1 with each error on its own file:line")
+    @Test("a broken folder exits 78 (EX_CONFIG) with each error on its own file:line")
     func brokenFolder() async throws {
         let folder = try TemporaryDirectory()
         try Data("""
@@ -54,7 +54,7 @@ struct CheckCommandTests {
             filters = [ { filter = "blur", sigma = 500 } ]
             """.utf8).write(to: folder.url.appendingPathComponent("20-c.toml"))
         let outcome = try await CommandRunner.run(["check", "--config", folder.url.path])
-        #expect(outcome.status == 1)
+        #expect(outcome.status == 78)
         let lines = outcome.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 3, "\(lines)")
         #expect(lines.contains { $0.hasPrefix(folder.url.path + "/10-a.toml:2: ") && $0.contains("did you mean 'blur'") })
@@ -68,7 +68,7 @@ struct CheckCommandTests {
         try Data("[variants.t]\nfilters = [\"grayscale\"]\nformat = \"tga\"\n".utf8)
             .write(to: folder.url.appendingPathComponent("10-t.toml"))
         let outcome = try await CommandRunner.run(["check", "--config", folder.url.path])
-        #expect(outcome.status == 1)
+        #expect(outcome.status == 78)
         #expect(outcome.stdout.hasPrefix(folder.url.path + "/10-t.toml:3: format 'tga' cannot be written"), "\(outcome.stdout)")
     }
 
@@ -77,7 +77,7 @@ struct CheckCommandTests {
         let folder = try TemporaryDirectory()
         try Data("[variants.x]\nfilters = [\"nope\"]\n".utf8).write(to: folder.url.appendingPathComponent("a.toml"))
         let outcome = try await CommandRunner.run(["check"], environment: ["DARKROOM_CONFIG": folder.url.path])
-        #expect(outcome.status == 1)
+        #expect(outcome.status == 78)
         #expect(outcome.stdout.contains("a.toml:2: "))
     }
 }
@@ -114,13 +114,13 @@ struct ListCommandTests {
         #expect(outcome.stdout.contains("exceed 100 megapixels refuses the image"))
     }
 
-    @Test("a --config folder that does not exist exits 1 with its reason, as check does")
+    @Test("a --config folder that does not exist exits 78 (EX_CONFIG) with its reason, as check does")
     func missingFolder() async throws {
         let folder = try TemporaryDirectory()
         let missing = folder.url.appendingPathComponent("filters.d").path
         for arguments in [["list", "--config", missing], ["list", "--config", missing, "--json"]] {
             let outcome = try await CommandRunner.run(arguments)
-            #expect(outcome.status == 1, "\(arguments): \(outcome.stdout)")
+            #expect(outcome.status == 78, "\(arguments): \(outcome.stdout)")
             #expect(outcome.stderr.contains("\(missing): configuration directory does not exist"), "\(outcome.stderr)")
         }
     }
@@ -150,7 +150,7 @@ struct ConfigSpellingTests {
             ["check", "--config=\(first.url.path)", "--config", second.url.path],
         ] {
             let outcome = try await CommandRunner.run(arguments)
-            #expect(outcome.status == 1, "\(arguments)")
+            #expect(outcome.status == 78, "\(arguments)")
             #expect(outcome.stdout.contains("second.toml:2: unknown filter 'second'"), "\(arguments): \(outcome.stdout)")
             #expect(!outcome.stdout.contains("first"), "\(arguments): \(outcome.stdout)")
         }
@@ -168,7 +168,7 @@ struct ConfigSpellingTests {
         // After --, "--config=…" is an input, a missing file: the batch stops on it. Had the
         // broken folder been read as the configuration, it would have stopped earlier, on the
         // variant 'thumbnail' that folder lacks.
-        #expect(outcome.status == 1, "\(outcome.stdout)\(outcome.stderr)")
+        #expect(outcome.status == 66, "\(outcome.stdout)\(outcome.stderr)")
         #expect(outcome.stderr.contains("--config=\(broken.url.path): no such file"), "\(outcome.stderr)")
         #expect(!outcome.stderr.contains("thumbnail"), "\(outcome.stderr)")
     }

@@ -25,7 +25,7 @@ struct ErrorLineTests {
         let outcome = try await CommandRunner.run([
             "batch", "--url-list", Fixtures.path("gradient.jpg"), "--variant", "thumbnail", "--out", folder.url.path,
         ])
-        #expect(outcome.status == 1)
+        #expect(outcome.status == 74)
         #expect(outcome.stderr == "darkroom: error: \(Fixtures.path("gradient.jpg")): not a URL list: the file is not UTF-8 text\n")
     }
 
@@ -39,7 +39,7 @@ struct ErrorLineTests {
         ]
         for arguments in commands {
             let outcome = try await CommandRunner.run(arguments)
-            #expect(outcome.status == 1, "\(arguments)")
+            #expect(outcome.status == 64, "\(arguments)")
             #expect(outcome.stdout.isEmpty, "\(outcome.stdout)")
             #expect(outcome.stderr.hasPrefix("darkroom: error: \(arguments[0]): unknown option '-"), "\(outcome.stderr)")
             #expect(outcome.stderr.contains("write ./-"), "\(outcome.stderr)")
@@ -54,7 +54,7 @@ struct ErrorLineTests {
     func convertIntoFolder() async throws {
         let folder = try TemporaryDirectory()
         let outcome = try await CommandRunner.run(["convert", Fixtures.path("gradient.jpg"), "-o", folder.url.path])
-        #expect(outcome.status == 1)
+        #expect(outcome.status == 74)
         #expect(outcome.stderr.contains("is a folder, not a file"), "\(outcome.stderr)")
     }
 
@@ -65,7 +65,7 @@ struct ErrorLineTests {
         let url = "http://127.0.0.1:9/a.jpg"
         for arguments in [["probe", url], ["convert", url, "-o", folder.path("a.png")]] {
             let outcome = try await CommandRunner.run(arguments)
-            #expect(outcome.status == 1)
+            #expect(outcome.status == 64)
             #expect(outcome.stderr.contains("expected a file (render and batch fetch URLs)"), "\(outcome.stderr)")
         }
     }

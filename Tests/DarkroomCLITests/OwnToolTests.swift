@@ -35,7 +35,7 @@ struct OwnToolTests {
         let own = try await CommandRunner.run(["check", "--config", config], executable: Self.tool)
         #expect(own.status == 0, "\(own.stderr)")
         let plain = try await CommandRunner.run(["check", "--config", config])
-        #expect(plain.status == 1)
+        #expect(plain.status == 78)
         #expect(plain.stdout.contains("10-poster.toml:4: unknown filter 'posterize'"), "\(plain.stdout)")
     }
 
@@ -75,7 +75,7 @@ struct OwnToolTests {
         try Data("[variants.poster]\nfilters = [ { filter = \"posterize\", levels = 1 } ]\n".utf8)
             .write(to: URL(fileURLWithPath: config + "/10-poster.toml"))
         let outcome = try await CommandRunner.run(["check", "--config", config], executable: Self.tool)
-        #expect(outcome.status == 1)
+        #expect(outcome.status == 78)
         #expect(
             outcome.stdout.contains("10-poster.toml:2: invalid posterize argument 'levels' '1': expected an integer 2…255"),
             "\(outcome.stdout)")

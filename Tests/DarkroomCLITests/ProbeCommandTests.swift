@@ -39,7 +39,7 @@ struct ProbeCommandTests {
     @Test("HTML named .jpg fails with one clear line")
     func html() async throws {
         let outcome = try await CommandRunner.run(["probe", Fixtures.path("html.jpg")])
-        #expect(outcome.status == 1)
+        #expect(outcome.status == 65)
         #expect(outcome.stderrLines.count == 1)
         #expect(outcome.stderr.hasPrefix("darkroom: error: \(Fixtures.path("html.jpg")): "))
         #expect(outcome.stderr.contains("HTML"))

@@ -30,7 +30,7 @@ struct RenderCommandTests {
     func arrowInsideArguments() async throws {
         let folder = try TemporaryDirectory()
         let outcome = try await CommandRunner.run(["render", Fixtures.path("gradient.jpg"), "--filter", "overlay(path=a>b.png)", "-o", folder.path("x.png")])
-        #expect(outcome.status == 1)
+        #expect(outcome.status == 64)
         #expect(outcome.stderr.contains("%3E"), "\(outcome.stderr)")
     }
 
@@ -120,7 +120,7 @@ struct RenderCommandTests {
         ]
         for (arguments, message) in cases {
             let outcome = try await CommandRunner.run(["render", Fixtures.path("gradient.jpg")] + arguments)
-            #expect(outcome.status == 1, "\(arguments)")
+            #expect(outcome.status == 64, "\(arguments)")
             #expect(outcome.stderr.contains(message), "\(arguments): \(outcome.stderr)")
             #expect(outcome.stderrLines.count == 1, "\(outcome.stderr)")
         }
@@ -144,7 +144,7 @@ struct RenderCommandTests {
     func unknownVariant() async throws {
         let folder = try TemporaryDirectory()
         let outcome = try await CommandRunner.run(["render", Fixtures.path("gradient.jpg"), "--variant", "avatr", "--config", Self.config, "-o", folder.path("x.png")])
-        #expect(outcome.status == 1)
+        #expect(outcome.status == 64)
         #expect(outcome.stderr.contains("did you mean 'avatar'"))
         #expect(outcome.stderrLines.count == 1)
     }
@@ -155,12 +155,12 @@ struct RenderCommandTests {
         try Data("[variants.other]\nformat = \"pgn\"\n".utf8).write(to: folder.url.appendingPathComponent("05-other.toml"))
         try Data("[variants.a]\nfilters = [ { filter = \"blurr\", sigma = 2 } ]\n".utf8).write(to: folder.url.appendingPathComponent("10-a.toml"))
         let broken = try await CommandRunner.run(["render", Fixtures.path("gradient.jpg"), "--variant", "a", "--config", folder.url.path, "-o", folder.path("x.png")])
-        #expect(broken.status == 1)
+        #expect(broken.status == 64)
         #expect(broken.stderrLines.count == 1)
         #expect(broken.stderr.contains("10-a.toml:2: unknown filter 'blurr' (did you mean 'blur'?)"), "\(broken.stderr)")
         #expect(!broken.stderr.contains("pgn"))
         let missing = try await CommandRunner.run(["render", Fixtures.path("gradient.jpg"), "--variant", "a", "--config", folder.path("nowhere"), "-o", folder.path("x.png")])
-        #expect(missing.status == 1)
+        #expect(missing.status == 64)
         #expect(missing.stderr.contains("nowhere: configuration directory does not exist"), "\(missing.stderr)")
     }
 
@@ -168,7 +168,7 @@ struct RenderCommandTests {
     func unknownFilter() async throws {
         let folder = try TemporaryDirectory()
         let outcome = try await CommandRunner.run(["render", Fixtures.path("gradient.jpg"), "--filter", "grayscal", "-o", folder.path("x.png")])
-        #expect(outcome.status == 1)
+        #expect(outcome.status == 64)
         #expect(outcome.stderr.contains("did you mean 'grayscale'"))
     }
 }
@@ -177,7 +177,7 @@ struct RenderCommandTests {
 
 @Suite("darkroom batch renders many inputs, survives failures and summarises")
 struct BatchCommandTests {
-    @Test("good inputs are rendered, a bad one is listed, and the exit status is 1")
+    @Test("good inputs are rendered, a bad one is listed, and the exit status is its EX_DATAERR (65)")
     func mixed() async throws {
         let input = try TemporaryDirectory()
         for name in ["gradient.jpg", "gradient-rgba.png", "blocks.gif", "truncated.jpg"] {
@@ -191,7 +191,7 @@ struct BatchCommandTests {
             "batch", input.url.path, "--variant", "thumbnail", "--variant", "avatar",
             "--config", RenderCommandTests.config, "--out", out.url.path, "--jobs", "2",
         ])
-        #expect(outcome.status == 1)
+        #expect(outcome.status == 65)
         #expect(outcome.stdout.contains("batch: 4 done, 1 failed, 8 files written"), "\(outcome.stdout)")
         #expect(outcome.stderrLines.count == 1)
         #expect(outcome.stderr.contains("truncated.jpg: truncated JPEG data"))
@@ -202,7 +202,7 @@ struct BatchCommandTests {
         }
     }
 
-    @Test("a missing input or another scheme is one failure: the others are rendered, each failure listed, exit 1")
+    @Test("a missing input or another scheme is one failure: the others are rendered, each failure listed, the first one's status")
     func unusableArguments() async throws {
         let out = try TemporaryDirectory()
         let missing = out.path("missing.jpg")
@@ -210,7 +210,7 @@ struct BatchCommandTests {
             "batch", missing, Fixtures.path("gradient.jpg"), "ftp://example.com/a.jpg", Fixtures.path("blocks.gif"),
             "--variant", "thumbnail", "--config", RenderCommandTests.config, "--out", out.path("o"), "--jobs", "2",
         ])
-        #expect(outcome.status == 1)
+        #expect(outcome.status == 66)
         #expect(outcome.stdout.contains("batch: 2 done, 2 failed, 2 files written"), "\(outcome.stdout)")
         #expect(outcome.stderrLines == [
             "darkroom: error: \(missing): no such file or directory",
@@ -239,13 +239,13 @@ struct BatchCommandTests {
         let both = try await CommandRunner.run([
             "batch", missing, "--variant", "avatr", "--config", RenderCommandTests.config, "--out", out.url.path,
         ])
-        #expect(both.status == 1)
+        #expect(both.status == 64)
         #expect(both.stderrLines.count == 1, "\(both.stderr)")
         #expect(both.stderr.contains("did you mean 'avatar'"), "\(both.stderr)")
         let inputOnly = try await CommandRunner.run([
             "batch", missing, "--variant", "avatar", "--config", RenderCommandTests.config, "--out", out.url.path,
         ])
-        #expect(inputOnly.status == 1)
+        #expect(inputOnly.status == 66)
         #expect(inputOnly.stderr == "darkroom: error: \(missing): no such file or directory\n", "\(inputOnly.stderr)")
     }
 }

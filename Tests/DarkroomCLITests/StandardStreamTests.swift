@@ -36,7 +36,7 @@ struct StandardStreamTests {
     @Test("-o - without --format is a usage error naming --format; nothing is written")
     func standardOutputNeedsFormat() async throws {
         let outcome = try await CommandRunner.run(["convert", Fixtures.path("gradient.jpg"), "-o", "-"])
-        #expect(outcome.status != 0)
+        #expect(outcome.status == 64)
         #expect(outcome.stdoutBytes.isEmpty)
         #expect(outcome.stderr.contains("--format"), "\(outcome.stderr)")
     }
@@ -44,7 +44,7 @@ struct StandardStreamTests {
     @Test("an empty standard input is refused as empty input, naming standard input")
     func emptyStandardInput() async throws {
         let outcome = try await CommandRunner.run(["convert", "-", "-o", "-", "--format", "png"])
-        #expect(outcome.status != 0)
+        #expect(outcome.status == 65)
         #expect(outcome.stderr.hasPrefix("darkroom: error: standard input: "), "\(outcome.stderr)")
         #expect(outcome.stdoutBytes.isEmpty)
     }
@@ -77,7 +77,7 @@ struct StandardStreamTests {
     func severalVariantsToStandardOutput() async throws {
         let outcome = try await CommandRunner.run(
             ["render", Fixtures.path("gradient.jpg"), "--variant", "avatar", "--variant", "thumbnail", "-o", "-"])
-        #expect(outcome.status != 0)
+        #expect(outcome.status == 64)
         #expect(outcome.stdoutBytes.isEmpty)
         #expect(outcome.stderr.contains("standard output takes one image"), "\(outcome.stderr)")
     }

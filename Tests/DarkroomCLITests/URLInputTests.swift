@@ -101,7 +101,7 @@ struct URLInputTests {
         #expect(try ImageProbe.probe(FileBytes.read(folder.path("out/avatar/gradient-rgba.png"))).format == .png)
     }
 
-    @Test("a failed URL prints 'darkroom: error: URL: reason' with the HTTP status, exits 1, and the rest still render")
+    @Test("a failed URL prints 'darkroom: error: URL: reason' with the HTTP status, exits 69 (EX_UNAVAILABLE), and the rest still render")
     func failedURL() async throws {
         let missing = server.url("/status/404?test=batch-failure")
         let broken = server.url("/html-as-jpeg?test=batch-failure")
@@ -109,13 +109,13 @@ struct URLInputTests {
             "batch", missing, broken, Fixtures.path("gradient.jpg"), "--variant", "thumbnail",
             "--config", config, "--out", folder.path("out"), "--no-cache",
         ])
-        #expect(outcome.status == 1)
+        #expect(outcome.status == 69)
         #expect(outcome.stderrLines.contains("darkroom: error: \(missing): HTTP 404 Not Found"), "\(outcome.stderr)")
         #expect(outcome.stderrLines.contains { $0.hasPrefix("darkroom: error: \(broken): ") && $0.contains("HTML") }, "\(outcome.stderr)")
         #expect(FileManager.default.fileExists(atPath: folder.path("out/thumbnail/gradient.jpg")))
 
         let render = try await run(["render", missing, "--variant", "thumbnail", "--config", config, "-o", folder.path("x.jpg")])
-        #expect(render.status == 1)
+        #expect(render.status == 69)
         #expect(render.stderrLines == ["darkroom: error: \(missing): HTTP 404 Not Found"])
     }
 
@@ -123,7 +123,7 @@ struct URLInputTests {
     func credentialsHiddenInRedirectsAndProgress() async throws {
         let redirect = server.url("/redirect?to=ftp://bob:hunter2@example.com/a.jpg&test=redirect-credentials")
         let render = try await run(["render", redirect, "--variant", "thumbnail", "--config", config, "-o", folder.path("r.jpg")])
-        #expect(render.status == 1)
+        #expect(render.status == 69)
         #expect(render.stderr.contains("redirect to ftp://***@example.com/a.jpg refused"), "\(render.stderr)")
         #expect(!render.stderr.contains("hunter2"), "\(render.stderr)")
 
@@ -143,7 +143,7 @@ struct URLInputTests {
         try Data("[sources.http]\nallowed-ports = []\n".utf8).write(to: refusing.appendingPathComponent("95-test-http.toml"))
         let outcome = try await run(
             ["render", url, "--variant", "thumbnail", "-o", folder.path("p.jpg"), "--no-cache", "--config", refusing.path])
-        #expect(outcome.status == 1)
+        #expect(outcome.status == 69)
         #expect(outcome.stderr.contains("\(url): 127.0.0.1 is a loopback address"), "\(outcome.stderr)")
         #expect(outcome.stderr.contains("allow-private-networks"))
         #expect(server.hits("/image/gradient.jpg?test=private") == 0)
@@ -152,7 +152,7 @@ struct URLInputTests {
     @Test("URLs of other schemes are refused by name")
     func otherSchemes() async throws {
         let outcome = try await run(["batch", "ftp://example.com/a.jpg", "--variant", "thumbnail", "--out", folder.path("o")])
-        #expect(outcome.status == 1)
+        #expect(outcome.status == 64)
         #expect(outcome.stderr.contains("ftp:// is not supported"), "\(outcome.stderr)")
     }
 
@@ -178,7 +178,7 @@ struct URLInputTests {
         #expect(purge.status == 0, "\(purge.stderr)")
         #expect(purge.stdout.contains("purged 1 entries"), "\(purge.stdout)")
         let malformed = try await CommandRunner.run(["cache", "purge", "--source", "http://[bad", "--config", config], environment: cache)
-        #expect(malformed.status == 1)
+        #expect(malformed.status == 64)
         #expect(malformed.stderr.hasPrefix("darkroom: error: http://[bad: not a valid URL"), "\(malformed.stderr)")
     }
 
@@ -187,7 +187,7 @@ struct URLInputTests {
         let list = folder.path("bad-urls.txt")
         try Data("# list\n\n\(server.url("/image/gradient.jpg?test=bad-list"))\nhttp://[bad\n".utf8).write(to: URL(fileURLWithPath: list))
         let outcome = try await run(["batch", "--url-list", list, "--variant", "thumbnail", "--config", config, "--out", folder.path("bad")])
-        #expect(outcome.status == 1)
+        #expect(outcome.status == 64)
         #expect(outcome.stderr.hasPrefix("darkroom: error: http://[bad: not a valid URL"), "\(outcome.stderr)")
         #expect(!outcome.stderr.contains("test=bad-list"), "\(outcome.stderr)")
         #expect(outcome.stderr.split(separator: "\n").count == 1, "\(outcome.stderr)")
