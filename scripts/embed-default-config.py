@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regenerates Sources/Darkroom/Config/EmbeddedDefaultConfig.swift from filters.d/*.toml.
+"""Regenerates Sources/DarkroomTools/Config/EmbeddedDefaultConfig.swift from filters.d/*.toml.
 
 The `darkroom` tool falls back to this embedded copy when neither --config, $DARKROOM_CONFIG
 nor ./filters.d names a configuration. A test (EmbeddedDefaultConfigTests) fails when the
@@ -37,5 +37,5 @@ for line in out:
     if inside and line == '            """#),':
         fixed.append(line); inside = False; continue
     fixed.append(("            " + line) if inside and line else line)
-(root / "Sources/Darkroom/Config/EmbeddedDefaultConfig.swift").write_text("\n".join(fixed))
+(root / "Sources/DarkroomTools/Config/EmbeddedDefaultConfig.swift").write_text("\n".join(fixed))
 print(f"embedded {len(files)} files")

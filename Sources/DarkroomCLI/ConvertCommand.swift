@@ -14,14 +14,16 @@ struct ConvertCommand: ParsableCommand {
         abstract: "Decode an image upright and encode it, optionally fitted inside a box.",
         discussion: """
             The output format comes from OUTPUT's extension unless --format is given. \
-            --max-size fits the image inside WxH keeping its aspect ratio (never enlarging), \
-            decoding JPEGs at a reduced DCT scale first (shrink-on-load). The output file is \
+            --max-size fits the image inside WxH keeping its aspect ratio (never enlarging); \
+            N means NxN, Wx bounds only the width and xH only the height, as vips' --size. It \
+            decodes JPEGs at a reduced DCT scale first (shrink-on-load). The output file is \
             written to a temporary file and renamed, so it is never left half-written. INPUT - \
             reads standard input; -o - writes standard output (with --format), and the summary \
             line goes to standard error.
 
             Examples:
               darkroom convert photo.jpg -o thumb.webp --max-size 256x256
+              darkroom convert photo.jpg -o banner.jpg --max-size 1024x
               darkroom convert scan.tiff -o scan.jpg --quality 90 --progressive
               darkroom convert - -o - --format png < photo.jpg > photo.png
             """
@@ -39,7 +41,7 @@ struct ConvertCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Lossy quality 1…100 (JPEG, WebP, AVIF).")
     var quality: Int?
 
-    @Option(name: .customLong("max-size"), parsing: .unconditional, help: ArgumentHelp("Fit inside WxH, keeping aspect ratio.", valueName: "WxH"))
+    @Option(name: .customLong("max-size"), parsing: .unconditional, help: ArgumentHelp("Fit inside WxH (or N, Wx, xH), keeping aspect ratio.", valueName: "WxH"))
     var maxSize: String?
 
     @Flag(help: "Write a progressive JPEG.")
@@ -113,8 +115,9 @@ struct ConvertCommand: ParsableCommand {
             conversion.format = parsed
         }
         if let maxSize {
-            guard let size = PixelSize(parsing: maxSize) else {
-                throw DarkroomError.invalidArgument(name: "--max-size", value: maxSize, expected: "WxH with positive integers, e.g. 256x256")
+            guard let size = PixelSize(parsingBound: maxSize) else {
+                throw DarkroomError.invalidArgument(
+                    name: "--max-size", value: maxSize, expected: "WxH, N (NxN), Wx or xH with positive integers, e.g. 256x256")
             }
             conversion.maxSize = size
         }

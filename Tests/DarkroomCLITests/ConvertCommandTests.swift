@@ -42,6 +42,38 @@ struct ConvertCommandTests {
         #expect(header.size == PixelSize(width: 32, height: 24))
     }
 
+    @Test("--max-size takes one side as vips' --size does: N is NxN, Wx bounds the width, xH the height", arguments: [
+        ("24", 24, 18), ("32x", 32, 24), ("x12", 16, 12), ("100x12", 16, 12), ("x200", 64, 48),
+    ])
+    func oneSidedMaxSize(size: String, width: Int, height: Int) async throws {
+        let folder = try TemporaryDirectory()
+        let output = folder.path("one-sided.png")
+        let outcome = try await CommandRunner.run(["convert", Fixtures.path("gradient.jpg"), "-o", output, "--max-size", size])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(try ImageProbe.probe(FileBytes.read(output)).size == PixelSize(width: width, height: height))
+    }
+
+    @Test("--max-size refuses a size with no side, a zero or a third part, naming the forms", arguments: ["x", "0", "0x10", "10x10x10", ""])
+    func badMaxSize(size: String) async throws {
+        let folder = try TemporaryDirectory()
+        let outcome = try await CommandRunner.run(["convert", Fixtures.path("gradient.jpg"), "-o", folder.path("o.png"), "--max-size", size])
+        #expect(outcome.status == 64)
+        #expect(outcome.stderr.contains("WxH, N (NxN), Wx or xH"), "\(outcome.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("o.png")))
+    }
+
+    @Test("render --filter 'aspect-fit(width=N)' fits the width alone")
+    func oneSidedFilter() async throws {
+        let folder = try TemporaryDirectory()
+        let output = folder.path("wide.png")
+        let outcome = try await CommandRunner.run(["render", Fixtures.path("gradient.jpg"), "--filter", "aspect-fit(width=40)", "-o", output])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(try ImageProbe.probe(FileBytes.read(output)).size == PixelSize(width: 40, height: 30))
+        let neither = try await CommandRunner.run(["render", Fixtures.path("gradient.jpg"), "--filter", "aspect-fit", "-o", output])
+        #expect(neither.status == 64)
+        #expect(neither.stderr.contains("a width, a height or both"), "\(neither.stderr)")
+    }
+
     @Test("EXIF orientation is applied: a stored-rotated JPEG comes out upright")
     func upright() async throws {
         let folder = try TemporaryDirectory()

@@ -53,4 +53,33 @@ public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
         }
         self.init(width: w, height: h)
     }
+
+    /// Parses a bounding box as vips' `--size` does: `"WxH"`, `"N"` (N×N), `"Wx"` (only the
+    /// width bounded) or `"xH"` (only the height); a side left out is `Int.max`, so
+    /// ``fitting(within:allowUpscaling:)`` is bounded by the other.
+    ///
+    /// ```swift
+    /// PixelSize(parsingBound: "256")   // 256x256
+    /// PixelSize(parsingBound: "x256")  // Int.max x 256
+    /// PixelSize(parsingBound: "0x256") // nil: sides are positive
+    /// ```
+    public init?(parsingBound text: String) {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+            .flatMap { $0.split(separator: "×", omittingEmptySubsequences: false) }
+        func side(_ part: Substring) -> Int?? {
+            if part.isEmpty { return .some(nil) }
+            guard let value = Int(part), value > 0 else { return nil }
+            return .some(value)
+        }
+        switch parts.count {
+        case 1:
+            guard let n = side(parts[0]), let n else { return nil }
+            self.init(width: n, height: n)
+        case 2:
+            guard let w = side(parts[0]), let h = side(parts[1]), w != nil || h != nil else { return nil }
+            self.init(width: w ?? Int.max, height: h ?? Int.max)
+        default:
+            return nil
+        }
+    }
 }

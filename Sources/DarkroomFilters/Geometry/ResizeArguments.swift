@@ -18,6 +18,27 @@ enum ResizeArguments {
         ]
     }
 
+    /// `width` and `height`, integers 0…16384 px, default 0 (no limit on that side); the
+    /// filter refuses leaving both at 0 (see ``requireOneSide(_:of:)``).
+    static func optionalBox(_ what: String) -> [FilterArgument] {
+        [
+            FilterArgument(name: "width", kind: .integer(0...16384), default: .integer(0), unit: "px", summary: "\(what) width; 0: any width"),
+            FilterArgument(name: "height", kind: .integer(0...16384), default: .integer(0), unit: "px", summary: "\(what) height; 0: any height"),
+        ]
+    }
+
+    /// The box of an ``optionalBox(_:)``, a side of 0 read as no limit (`Int.max`).
+    ///
+    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` when both sides are 0.
+    static func requireOneSide(_ arguments: FilterArguments, of filter: String) throws -> PixelSize {
+        let width = arguments.int("width"), height = arguments.int("height")
+        guard width > 0 || height > 0 else {
+            throw DarkroomError.invalidArgument(
+                name: "\(filter) arguments", value: "width=0,height=0", expected: "a width, a height or both")
+        }
+        return PixelSize(width: width > 0 ? width : Int.max, height: height > 0 ? height : Int.max)
+    }
+
     /// `upscale`, a boolean, default `true`.
     static let upscale = FilterArgument(
         name: "upscale", kind: .boolean, default: .boolean(true),
