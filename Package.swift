@@ -165,7 +165,7 @@ let package = Package(
             name: "DarkroomCLI",
             dependencies: [
                 "Darkroom", "DarkroomTools", "DarkroomConfig", "DarkroomCore", "DarkroomFilters",
-                "DarkroomSources", "DarkroomCache", "DarkroomCurl", "DarkroomGD",
+                "DarkroomSources", "DarkroomCache", "DarkroomCurl", "DarkroomGD", "DarkroomPNG",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

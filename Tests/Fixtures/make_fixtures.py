@@ -167,6 +167,15 @@ def main():
         exif[0x0112] = o
         Image.fromarray(stored_for(g, o)[..., :3]).save(f"orientation-{o}.avif", quality=90, exif=exif.tobytes())
 
+    # Animation (darkroom probe counts frames): three GIF frames, the last transparent, and
+    # two lossless WebP frames, cut to the RIFF size (ImageMagick 6 leaves bytes after it).
+    subprocess.run(["convert", "-size", "8x6", "xc:red", "-size", "8x6", "xc:blue", "-size", "8x6", "xc:none",
+                    "-set", "delay", "10", "-loop", "0", "animated-3-frames.gif"], check=True)
+    subprocess.run(["convert", "-size", "8x6", "xc:red", "-size", "8x6", "xc:blue", "-set", "delay", "10",
+                    "-loop", "0", "-define", "webp:lossless=true", "animated-2-frames.webp"], check=True)
+    webp = open("animated-2-frames.webp", "rb").read()
+    open("animated-2-frames.webp", "wb").write(webp[: int.from_bytes(webp[4:8], "little") + 8])
+
     # Bad inputs.
     open("empty.jpg", "wb").close()
     open("html.jpg", "w").write("<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head>"

@@ -58,17 +58,9 @@ public struct ICCProfile: Sendable, Equatable {
     }
 
     private static func parse(_ r: ByteReader) -> ICCProfile? {
-        guard r.count >= 132, r.starts(with: "acsp", at: 36), let space = r.fourCC(16),
-            let connection = r.fourCC(20), connection == "XYZ " || connection == "Lab ", let tagCount = r.u32be(128), tagCount <= (r.count - 132) / 12
+        guard let space = r.fourCC(16), let connection = r.fourCC(20), connection == "XYZ " || connection == "Lab ",
+            let tags = tagTable(r)
         else { return nil }
-        var tags = [String: (offset: Int, size: Int)]()
-        for index in 0..<tagCount {
-            let entry = 132 + 12 * index
-            guard let signature = r.fourCC(entry), let offset = r.u32be(entry + 4), let size = r.u32be(entry + 8),
-                offset <= r.count, size <= r.count - offset
-            else { return nil }
-            tags[signature] = (offset, size)
-        }
         func curve(_ name: String) -> ToneCurve? {
             tags[name].flatMap { ToneCurve.parse(r, at: $0.offset, size: $0.size) }
         }
@@ -107,8 +99,24 @@ public struct ICCProfile: Sendable, Equatable {
         }
     }
 
+    /// The tag table of a profile with a valid header: each tag's signature with where its
+    /// element lies (inside the profile); `nil` when the header or an entry is damaged.
+    static func tagTable(_ r: ByteReader) -> [String: (offset: Int, size: Int)]? {
+        guard r.count >= 132, r.starts(with: "acsp", at: 36), let tagCount = r.u32be(128), tagCount <= (r.count - 132) / 12
+        else { return nil }
+        var tags = [String: (offset: Int, size: Int)]()
+        for index in 0..<tagCount {
+            let entry = 132 + 12 * index
+            guard let signature = r.fourCC(entry), let offset = r.u32be(entry + 4), let size = r.u32be(entry + 8),
+                offset <= r.count, size <= r.count - offset
+            else { return nil }
+            tags[signature] = (offset, size)
+        }
+        return tags
+    }
+
     /// A `desc` (ICC v2 `textDescriptionType`) or `mluc` (v4, first record) text element.
-    private static func text(_ r: ByteReader, at offset: Int, size: Int) -> String? {
+    static func text(_ r: ByteReader, at offset: Int, size: Int) -> String? {
         switch r.fourCC(offset) {
         case "desc":
             guard let count = r.u32be(offset + 8), count > 0, count <= size - 12,

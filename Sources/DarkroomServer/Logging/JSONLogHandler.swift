@@ -1,3 +1,4 @@
+import DarkroomTools
 import FoundationEssentials
 import Glibc
 import Logging
@@ -89,24 +90,8 @@ public struct JSONLogHandler: LogHandler {
         }
     }
 
-    /// `text` as a JSON string: quotes, backslashes and control characters escaped.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F || scalar == "\u{2028}" || scalar == "\u{2029}":
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
-    }
+    /// `text` as a JSON string (``JSONText/string(_:)``).
+    static func quoted(_ text: String) -> String { JSONText.string(text) }
 
     /// Now in RFC 3339, UTC, with milliseconds.
     static func timestamp() -> String {
