@@ -18,7 +18,7 @@ struct CheckCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "The filters.d folder (default: $DARKROOM_CONFIG, else ./filters.d).")
+    @Option(help: "The filters.d folder (default: $DARKROOM_CONFIG, else ./filters.d, else the embedded default).")
     var config: String?
 
     @Flag(help: "Print errors as 'file:line: error: message' (the form IDEs and SwiftPM recognise).")

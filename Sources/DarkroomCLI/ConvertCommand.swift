@@ -65,7 +65,7 @@ struct ConvertCommand: ParsableCommand {
     @Flag(name: .customLong("no-shrink-on-load"), help: "Decode at full size even when --max-size allows less (for measuring).")
     var noShrinkOnLoad = false
 
-    @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: "Refuse images with more pixels than this (default 100000000).")
+    @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: "Refuse images with more pixels than this.")
     var maxPixels: Int = DecodeLimits.defaultMaxPixels
 
     func run() throws {

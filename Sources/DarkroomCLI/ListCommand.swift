@@ -21,7 +21,7 @@ struct ListCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "The filters.d folder (default: $DARKROOM_CONFIG, else ./filters.d).")
+    @Option(help: "The filters.d folder (default: $DARKROOM_CONFIG, else ./filters.d, else the embedded default).")
     var config: String?
 
     @Flag(help: "Print one JSON object instead of text.")

@@ -74,7 +74,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "An image rendered through the requested variant when a source fails.")
     var fallback: String?
 
-    @Option(name: .customLong("stale-if-error"), parsing: .unconditional, help: "Seconds past its origin's freshness a render may still be served while the origin fails (default 0).")
+    @Option(name: .customLong("stale-if-error"), parsing: .unconditional, help: "Seconds past its origin's freshness a render may still be served while the origin fails.")
     var staleIfError: Double = 0
 
     @Option(name: .customLong("max-freshness"), parsing: .unconditional, help: "The longest an origin's answer keeps a render of a URL fresh, in seconds, whatever it says (default: what it says).")
