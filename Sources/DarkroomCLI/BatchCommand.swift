@@ -16,8 +16,11 @@ struct BatchCommand: ParsableCommand {
             fetched up to 4 at a time, with the [sources.http] settings of the configuration. Every input is decoded once per \
             shrink-on-load scale its variants need (usually once). A failure does not stop the others; at the end a summary is printed, each \
             failure is listed as 'darkroom: error: INPUT: reason', and the exit status is the \
-            first failure's (see 'darkroom --help'). On a terminal a progress bar is drawn on stderr; otherwise one line per input \
-            is printed.
+            first failure's (see 'darkroom --help'). On a terminal a progress bar is drawn on \
+            stderr, with the rate, the time left and the file last finished; otherwise one line \
+            per input is printed. --json prints no line per input and the summary as one JSON \
+            object: done, failed, filesWritten, fromCache, seconds, imagesPerSecond and failures \
+            (each with its input, error and exit status).
 
             Example:
               darkroom batch photos/ extra.png --variant thumbnail --variant avatar --out out --jobs 2
@@ -46,6 +49,9 @@ struct BatchCommand: ParsableCommand {
     @Flag(name: .customLong("no-cache"), help: "Neither read nor write the caches (for measuring).")
     var noCache = false
 
+    @Flag(help: "Print the summary as one JSON object, and no line per input.")
+    var json = false
+
     func validate() throws {
         if let failure = options.validationFailure { throw ValidationError(failure) }
     }
@@ -54,35 +60,10 @@ struct BatchCommand: ParsableCommand {
     var options: BatchOptions {
         BatchOptions(
             inputs: inputs, urlList: urlList, variants: variants, out: out, jobs: jobs ?? BatchOptions.defaultJobs, config: config,
-            noCache: noCache)
+            noCache: noCache, json: json)
     }
 
     func run() throws {
         try options.run()
-    }
-}
-
-// MARK: - Progress
-
-/// A progress bar on a terminal (stderr, redrawn in place), plain lines otherwise (stdout).
-struct ProgressDisplay: Sendable {
-    var isTerminal: Bool
-
-    func show(_ progress: Batch.Progress) {
-        if isTerminal {
-            let width = 30
-            let filled = progress.total == 0 ? width : width * progress.finished / progress.total
-            let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-            StandardError.write("\r[\(bar)] \(progress.finished)/\(progress.total)")
-        } else {
-            let cached = progress.cached > 0 ? " (\(progress.cached) from cache)" : ""
-            let status = progress.error == nil ? "ok, \(progress.outputs.count) files\(cached)" : "failed"
-            print(CommandFailure.escapingControlCharacters(
-                "[\(progress.finished)/\(progress.total)] \(CommandFailure.shown(progress.input)): \(status)"))
-        }
-    }
-
-    func finish() {
-        if isTerminal { StandardError.write("\n") }
     }
 }

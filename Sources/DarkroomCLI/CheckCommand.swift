@@ -1,6 +1,7 @@
 import ArgumentParser
 import Darkroom
 import DarkroomConfig
+import DarkroomTools
 import FoundationEssentials
 import DarkroomSources
 
@@ -13,7 +14,9 @@ struct CheckCommand: ParsableCommand {
         discussion: """
             Exits 0 when the configuration is valid. Otherwise prints every error, one per line \
             as 'file:line: message', on standard output and exits 78 (EX_CONFIG). Warnings are printed as \
-            'file:line: warning: message' and do not fail the check. A summary goes to stderr.
+            'file:line: warning: message' and do not fail the check. A summary goes to stderr. \
+            --json prints one JSON object instead: config, variants, files, errors and warnings \
+            (each with file, line and message).
             --config defaults to $DARKROOM_CONFIG, else ./filters.d, else the embedded default.
             """
     )
@@ -24,6 +27,9 @@ struct CheckCommand: ParsableCommand {
     @Flag(help: "Print errors as 'file:line: error: message' (the form IDEs and SwiftPM recognise).")
     var diagnostics = false
 
+    @Flag(help: "Print one JSON object instead of lines.")
+    var json = false
+
     @Option(help: ArgumentHelp("Touch this file when the check passes (for build plugins).", valueName: "FILE"))
     var stamp: String?
 
@@ -32,7 +38,9 @@ struct CheckCommand: ParsableCommand {
         // Cache tables of kinds a module registers are checked by the registry, not the loader.
         let cacheProblems = CommandRegistry.shared.cacheDiagnostics(for: configuration.cacheSettings)
             + CommandRegistry.shared.sourceDiagnostics(for: configuration.sourceTables)
-        for diagnostic in configuration.diagnostics + cacheProblems {
+        let all = configuration.diagnostics + cacheProblems
+        if json { print(Self.json(all, location: location, configuration: configuration)) }
+        for diagnostic in all where !json {
             if diagnostics && diagnostic.isError {
                 let place = diagnostic.line > 0 ? "\(diagnostic.file):\(diagnostic.line)" : diagnostic.file
                 print("\(place): error: \(diagnostic.message)")
@@ -59,3 +67,22 @@ struct CheckCommand: ParsableCommand {
         }
     }
 }
+
+// MARK: - JSON
+
+extension CheckCommand {
+    /// `{"config":…,"variants":…,"files":…,"errors":[…],"warnings":[…]}`, each diagnostic as
+    /// `{"file":…,"line":…,"message":…}` (line 0: the file as a whole).
+    static func json(_ diagnostics: [Diagnostic], location: ConfigLocation, configuration: Configuration) -> String {
+        func list(_ items: [Diagnostic]) -> String {
+            "[" + items.map {
+                "{\"file\":\(JSONText.string($0.file)),\"line\":\($0.line),\"message\":\(JSONText.string($0.message))}"
+            }.joined(separator: ",") + "]"
+        }
+        let errors = diagnostics.filter(\.isError)
+        let warnings = diagnostics.filter { !$0.isError }
+        return "{\"config\":\(JSONText.string("\(location)")),\"variants\":\(configuration.variants.count),"
+            + "\"files\":\(configuration.files.count),\"errors\":\(list(errors)),\"warnings\":\(list(warnings))}"
+    }
+}
+
