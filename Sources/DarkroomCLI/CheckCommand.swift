@@ -14,7 +14,10 @@ struct CheckCommand: ParsableCommand {
         discussion: """
             Exits 0 when the configuration is valid. Otherwise prints every error, one per line \
             as 'file:line: message', on standard output and exits 78 (EX_CONFIG). Warnings are printed as \
-            'file:line: warning: message' and do not fail the check. A summary goes to stderr. \
+            'file:line: warning: message' and do not fail the check; a configuration without \
+            variants is warned about. A folder is read over the built-in defaults (their \
+            variants, caches and sources first; a file saying [defaults] include = false opts \
+            out). A summary goes to stderr. \
             --json prints one JSON object instead: config, variants, files, errors and warnings \
             (each with file, line and message).
             --config defaults to $DARKROOM_CONFIG, else ./filters.d, else the embedded default.
@@ -38,7 +41,11 @@ struct CheckCommand: ParsableCommand {
         // Cache tables of kinds a module registers are checked by the registry, not the loader.
         let cacheProblems = CommandRegistry.shared.cacheDiagnostics(for: configuration.cacheSettings)
             + CommandRegistry.shared.sourceDiagnostics(for: configuration.sourceTables)
-        let all = configuration.diagnostics + cacheProblems
+        var all = configuration.diagnostics + cacheProblems
+        if configuration.variants.isEmpty && configuration.unresolvedVariants.isEmpty {
+            // Valid, but nothing to render: most likely `[defaults] include = false` by mistake.
+            all.append(.warning(at: .wholeFile("\(location)"), "the configuration defines no variants"))
+        }
         if json { print(Self.json(all, location: location, configuration: configuration)) }
         for diagnostic in all where !json {
             if diagnostics && diagnostic.isError {
@@ -53,8 +60,9 @@ struct CheckCommand: ParsableCommand {
         if errors > 0 {
             summary = "darkroom check: \(location): \(errors) error\(errors == 1 ? "" : "s")"
         } else {
+            let layered = Self.readsDefaults(configuration, location: location) ? " over the built-in defaults" : ""
             summary = "darkroom check: \(location): \(configuration.variants.count) variants, "
-                + "\(configuration.files.count) files, no errors"
+                + "\(Self.fileCount(configuration, location: location)) files\(layered), no errors"
         }
         StandardError.write(summary + "\n")
         guard errors == 0 else { throw ExitStatus.configuration.exitCode }
@@ -71,7 +79,18 @@ struct CheckCommand: ParsableCommand {
 // MARK: - JSON
 
 extension CheckCommand {
-    /// `{"config":…,"variants":…,"files":…,"errors":[…],"warnings":[…]}`, each diagnostic as
+    /// The files counted in the summary: a folder's own, or the built-in ones when it is the
+    /// embedded default that was read.
+    static func fileCount(_ configuration: Configuration, location: ConfigLocation) -> Int {
+        location == .embeddedDefault ? configuration.files.count : ConfigLocation.ownFiles(of: configuration).count
+    }
+
+    /// Whether a folder was read over the built-in defaults (it did not opt out).
+    static func readsDefaults(_ configuration: Configuration, location: ConfigLocation) -> Bool {
+        location != .embeddedDefault && ConfigLocation.ownFiles(of: configuration).count < configuration.files.count
+    }
+
+    /// `{"config":…,"variants":…,"files":…,"builtInDefaults":…,"errors":[…],"warnings":[…]}`, each diagnostic as
     /// `{"file":…,"line":…,"message":…}` (line 0: the file as a whole).
     static func json(_ diagnostics: [Diagnostic], location: ConfigLocation, configuration: Configuration) -> String {
         func list(_ items: [Diagnostic]) -> String {
@@ -82,7 +101,8 @@ extension CheckCommand {
         let errors = diagnostics.filter(\.isError)
         let warnings = diagnostics.filter { !$0.isError }
         return "{\"config\":\(JSONText.string("\(location)")),\"variants\":\(configuration.variants.count),"
-            + "\"files\":\(configuration.files.count),\"errors\":\(list(errors)),\"warnings\":\(list(warnings))}"
+            + "\"files\":\(fileCount(configuration, location: location)),\"builtInDefaults\":\(readsDefaults(configuration, location: location)),"
+            + "\"errors\":\(list(errors)),\"warnings\":\(list(warnings))}"
     }
 }
 

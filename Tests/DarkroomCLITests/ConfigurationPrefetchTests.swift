@@ -32,8 +32,9 @@ struct ConfigurationPrefetchTests {
         try variantFile(named: "later").write(toFile: folder.path("20-later.toml"), atomically: true, encoding: .utf8)
     }
 
+    /// The folder's own variants (it is read over the built-in defaults).
     private func variantNames(_ loaded: (ConfigLocation, Configuration)) -> [String] {
-        loaded.1.variants.map(\.name).sorted()
+        loaded.1.variants.filter { !$0.definedAt.file.hasPrefix(ConfigLocation.builtInPrefix) }.map(\.name).sorted()
     }
 
     /// A thread starter that keeps the body until `runHeld()`: a thread that has not run yet.

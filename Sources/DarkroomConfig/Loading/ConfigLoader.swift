@@ -67,30 +67,71 @@ public enum ConfigLoader {
     public static func load(
         directory: String, filters: [String: FilterSchema], writableFormats: Set<ImageFormat>? = nil
     ) -> Configuration {
+        switch files(in: directory) {
+        case let .failure(problem): return failure(problem.diagnostic)
+        case let .success(files): return load(files: files, filters: filters, writableFormats: writableFormats)
+        }
+    }
+
+    /// Reads `directory` over `defaults` (a built-in configuration): the defaults' texts first,
+    /// then the folder's files, so a later `[variants.X]` or `[sources.X]` replaces an earlier
+    /// one, as conf.d folders layer. Caches are one stack, layered in order: when the folder
+    /// configures any `[caches.*]`, the defaults' caches are left out (a cluster's memory and
+    /// memcached layers must not gain a local disk layer that a purge does not reach). When a
+    /// file of the folder says `[defaults] include = false`, the folder is read alone. A
+    /// folder that does not exist is an error, read without the defaults (a typo must not look
+    /// like a configuration).
+    ///
+    /// ```swift
+    /// let configuration = ConfigLoader.load(directory: "filters.d", over: builtIn, filters: catalogue)
+    /// configuration.variant(named: "thumbnail")?.location   // built-in, unless filters.d redefines it
+    /// ```
+    public static func load(
+        directory: String, over defaults: [ConfigSource], filters: [String: FilterSchema],
+        writableFormats: Set<ImageFormat>? = nil
+    ) -> Configuration {
+        let files: [String]
+        switch Self.files(in: directory) {
+        case let .failure(problem): return failure(problem.diagnostic)
+        case let .success(found): files = found
+        }
+        let (own, unreadable) = read(files)
+        let parsed = parse(own)
+        let roots = parsed.compactMap { try? $0.1.get() }
+        if roots.contains(where: ConfigMerger.excludesDefaults) {
+            return merge(parsed, filters: filters, writableFormats: writableFormats, preceding: unreadable)
+        }
+        let ownCaches = roots.contains { ConfigMerger.has("caches", in: $0) }
+        return merge(
+            parse(defaults) + parsed, filters: filters, writableFormats: writableFormats, preceding: unreadable,
+            ignoringInDefaults: ownCaches ? ["caches"] : [], defaultCount: defaults.count)
+    }
+
+    /// The `*.toml` files of `directory` in reading order, or why it cannot be listed.
+    private static func files(in directory: String) -> Result<[String], DiagnosticError> {
         let manager = FileManager.default
         var isDirectory = false
         guard manager.fileExists(atPath: directory, isDirectory: &isDirectory) else {
-            return failure(.error(at: .wholeFile(directory), "configuration directory does not exist"))
+            return .failure(DiagnosticError(.error(at: .wholeFile(directory), "configuration directory does not exist")))
         }
         guard isDirectory else {
-            return failure(.error(at: .wholeFile(directory), "configuration path is not a directory"))
+            return .failure(DiagnosticError(.error(at: .wholeFile(directory), "configuration path is not a directory")))
         }
         let names: [String]
         do {
             names = try manager.contentsOfDirectory(atPath: directory)
         } catch {
-            return failure(.error(at: .wholeFile(directory), "cannot list the configuration directory: \(error)"))
+            return .failure(DiagnosticError(.error(at: .wholeFile(directory), "cannot list the configuration directory: \(error)")))
         }
         let base = directory.hasSuffix("/") ? directory : directory + "/"
-        let files = names
+        return .success(names
             .filter { $0.hasSuffix(".toml") && !$0.hasPrefix(".") }
             .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             .map { base + $0 }
             .filter { path in
                 var isDirectory = false
                 return manager.fileExists(atPath: path, isDirectory: &isDirectory) ? !isDirectory : true
-            }
-        return load(files: files, filters: filters, writableFormats: writableFormats)
+            })
     }
 
     // MARK: - Files
@@ -99,6 +140,12 @@ public enum ConfigLoader {
     public static func load(
         files: [String], filters: [String: FilterSchema], writableFormats: Set<ImageFormat>? = nil
     ) -> Configuration {
+        let (sources, diagnostics) = read(files)
+        return load(sources: sources, filters: filters, writableFormats: writableFormats, preceding: diagnostics)
+    }
+
+    /// The texts of `files`, and a diagnostic for each one that cannot be read or is not UTF-8.
+    private static func read(_ files: [String]) -> (sources: [ConfigSource], diagnostics: [Diagnostic]) {
         var sources: [ConfigSource] = []
         var diagnostics: [Diagnostic] = []
         for path in files {
@@ -112,7 +159,7 @@ public enum ConfigLoader {
             }
             sources.append(ConfigSource(name: path, text: text))
         }
-        return load(sources: sources, filters: filters, writableFormats: writableFormats, preceding: diagnostics)
+        return (sources, diagnostics)
     }
 
     // MARK: - Texts
@@ -138,11 +185,26 @@ public enum ConfigLoader {
         sources: [ConfigSource], filters: [String: FilterSchema], writableFormats: Set<ImageFormat>?,
         preceding: [Diagnostic]
     ) -> Configuration {
+        merge(parse(sources), filters: filters, writableFormats: writableFormats, preceding: preceding)
+    }
+
+    /// Each source with its parsed tree, or the error that stopped its parse.
+    private static func parse(_ sources: [ConfigSource]) -> [(ConfigSource, Result<ConfigNode, DiagnosticError>)] {
+        sources.map { ($0, TOMLDocumentReader.read($0.text, file: $0.name)) }
+    }
+
+    /// Merges parsed files in order, then resolves the variants and reads the reserved sections.
+    /// The first `defaultCount` files are read without their `ignoringInDefaults` sections.
+    private static func merge(
+        _ parsed: [(ConfigSource, Result<ConfigNode, DiagnosticError>)], filters: [String: FilterSchema],
+        writableFormats: Set<ImageFormat>?, preceding: [Diagnostic], ignoringInDefaults: Set<String> = [], defaultCount: Int = 0
+    ) -> Configuration {
+        let sources = parsed.map(\.0)
         var merger = ConfigMerger(catalogue: filters, writableFormats: writableFormats)
         var diagnostics = preceding
-        for source in sources {
-            switch TOMLDocumentReader.read(source.text, file: source.name) {
-            case let .success(root): merger.add(root)
+        for (index, (_, result)) in parsed.enumerated() {
+            switch result {
+            case let .success(root): merger.add(root, ignoring: index < defaultCount ? ignoringInDefaults : [])
             case let .failure(error): diagnostics.append(error.diagnostic)
             }
         }

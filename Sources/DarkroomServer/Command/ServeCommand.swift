@@ -227,8 +227,9 @@ struct ServeCommand: ParsableCommand {
     /// "4 variants from filters.d; files under /srv/images; remote sources on; unsigned paths"
     private func describe(configuration: Configuration, location: ConfigLocation, settings: ImageServerSettings) -> String {
         let count = configuration.variants.count
+        let layered = location != .embeddedDefault && ConfigLocation.ownFiles(of: configuration).count < configuration.files.count
         return [
-            "\(count) variant\(count == 1 ? "" : "s") from \(location)",
+            "\(count) variant\(count == 1 ? "" : "s") from \(location)\(layered ? " over the built-in defaults" : "")",
             settings.root.map { "files under \($0)" } ?? "no files",
             "remote sources \(settings.allowsRemoteSources ? "on" : "off")",
             settings.signer == nil ? "unsigned paths" : "signed paths only",

@@ -11,6 +11,10 @@ import FoundationEssentials
 /// `$DARKROOM_CONFIG`, else `./filters.d` when it exists, else the default configuration
 /// embedded in Darkroom (the repository's `filters.d/`, compiled in).
 ///
+/// A folder is read over the built-in defaults: their variants, caches and sources first,
+/// then the folder's files, a later definition replacing an earlier one of the same name.
+/// A file that says `[defaults] include = false` opts the folder out of them.
+///
 /// ```swift
 /// let location = ConfigLocation.resolve(explicit: nil)
 /// let configuration = location.load(filters: Registry.standard.filters)
@@ -58,12 +62,22 @@ public enum ConfigLocation: Sendable, Hashable, CustomStringConvertible {
     public func load(filters: [String: FilterSchema], writableFormats: Set<ImageFormat>? = nil) -> Configuration {
         switch self {
         case let .directory(path):
-            return ConfigLoader.load(directory: path, filters: filters, writableFormats: writableFormats)
+            return ConfigLoader.load(directory: path, over: Self.builtInSources, filters: filters, writableFormats: writableFormats)
         case .embeddedDefault:
-            return ConfigLoader.load(
-                sources: EmbeddedDefaultConfig.files.map { ConfigSource(name: "(embedded)/\($0.name)", text: $0.text) },
-                filters: filters, writableFormats: writableFormats)
+            return ConfigLoader.load(sources: Self.builtInSources, filters: filters, writableFormats: writableFormats)
         }
+    }
+
+    /// What the names of the built-in files start with (`(built-in)/10-basics.toml`), so
+    /// `darkroom list` and diagnostics say a variant came from the defaults.
+    public static let builtInPrefix = "(built-in)/"
+
+    /// The built-in defaults, named with ``builtInPrefix``.
+    public static let builtInSources = EmbeddedDefaultConfig.files.map { ConfigSource(name: builtInPrefix + $0.name, text: $0.text) }
+
+    /// The files of `configuration` that are not the built-in defaults (a folder's own).
+    public static func ownFiles(of configuration: Configuration) -> [String] {
+        configuration.files.filter { !$0.hasPrefix(builtInPrefix) }
     }
 
     public var description: String {
