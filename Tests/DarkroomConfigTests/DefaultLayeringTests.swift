@@ -88,6 +88,21 @@ struct DefaultLayeringTests {
         #expect(errors.first?.hasSuffix(expected) == true, "\(errors)")
     }
 
+    @Test("a default naming a filter this registry lacks is no error of the folder's; asked for, it says why it is missing")
+    func defaultWithUnknownFilter() throws {
+        var configuration: Configuration?
+        try withTemporaryDirectory { directory in
+            try "[variants.mine]\nfilters = [\"grayscale\"]\n".write(toFile: directory + "/10.toml", atomically: true, encoding: .utf8)
+            let defaults = Self.defaults + [ConfigSource(name: "(built-in)/90-extension.toml", text: "[variants.extra]\nfilters = [\"vignette\"]\n")]
+            configuration = ConfigLoader.load(directory: directory, over: defaults, filters: catalogue)
+        }
+        let loaded = try #require(configuration)
+        #expect(loaded.diagnostics.isEmpty, "\(printed(loaded))")
+        #expect(loaded.variants.map(\.name).sorted() == ["gray", "mine", "shared"])
+        #expect(loaded.unresolvedVariants == ["extra"])
+        #expect(loaded.unresolvedReasons["extra"].map { "\($0)" }?.contains("unknown filter 'vignette'") == true)
+    }
+
     @Test("a missing folder is an error alone: the defaults are not read in its place")
     func missingFolder() {
         let path = NSTemporaryDirectory() + "darkroom-layering-missing-" + UUID().uuidString

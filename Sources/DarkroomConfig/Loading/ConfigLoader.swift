@@ -194,7 +194,12 @@ public enum ConfigLoader {
     }
 
     /// Merges parsed files in order, then resolves the variants and reads the reserved sections.
-    /// The first `defaultCount` files are read without their `ignoringInDefaults` sections.
+    ///
+    /// The first `defaultCount` files are defaults: read without their `ignoringInDefaults`
+    /// sections, and their own diagnostics dropped. They were checked when they were built; a
+    /// registry without one of their filters (a tool with its own modules) is not the folder's
+    /// error. A default variant that does not resolve is left out, and refused with its reason
+    /// (``Configuration/unresolvedReasons``) when it is asked for.
     private static func merge(
         _ parsed: [(ConfigSource, Result<ConfigNode, DiagnosticError>)], filters: [String: FilterSchema],
         writableFormats: Set<ImageFormat>?, preceding: [Diagnostic], ignoringInDefaults: Set<String> = [], defaultCount: Int = 0
@@ -218,15 +223,17 @@ public enum ConfigLoader {
         let sourceDiagnostics = httpDiagnostics + tableDiagnostics
         diagnostics += sourceDiagnostics
         let order = Dictionary(sources.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let defaultFiles = Set(sources.prefix(defaultCount).map(\.name))
+        func own(_ list: [Diagnostic]) -> [Diagnostic] { defaultFiles.isEmpty ? list : list.filter { !defaultFiles.contains($0.file) } }
         return Configuration(
             variants: Array(resolver.resolved.values),
-            diagnostics: sortedByPlace(diagnostics, fileOrder: order),
+            diagnostics: sortedByPlace(own(diagnostics), fileOrder: order),
             files: sources.map(\.name),
             unresolvedVariants: merger.definitions.keys.filter { resolver.resolved[$0] == nil }.sorted(),
             unresolvedReasons: resolver.reasons,
             reservedSections: merger.reserved, cacheSettings: cacheSettings,
-            httpSourceSettings: httpSourceSettings, sourceTables: sourceTables, cacheErrors: sortedByPlace(cacheDiagnostics, fileOrder: order).filter(\.isError),
-            sourceErrors: sortedByPlace(sourceDiagnostics, fileOrder: order).filter(\.isError))
+            httpSourceSettings: httpSourceSettings, sourceTables: sourceTables, cacheErrors: sortedByPlace(own(cacheDiagnostics), fileOrder: order).filter(\.isError),
+            sourceErrors: sortedByPlace(own(sourceDiagnostics), fileOrder: order).filter(\.isError))
     }
 
     // MARK: - Helpers
