@@ -19,17 +19,31 @@ public enum BlockingWait {
     ) throws -> Value {
         let outcome = Mutex<Result<Value, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
+        // The task holds the work through a box it empties: the work (and what it captured, a
+        // cache whose last reference flushes counters on deinit) is released before the caller
+        // is woken, not whenever the finished task is torn down.
+        let box = Mutex<(@Sendable () async throws -> Value)?>(work)
         Task.detached(executorPreference: executor) {
-            let result: Result<Value, any Error>
-            do {
-                result = .success(try await work())
-            } catch {
-                result = .failure(error)
-            }
+            let result = await Self.runOnce(box)
             outcome.withLock { $0 = result }
             done.signal()
         }
         done.wait()
         return try outcome.withLock { $0! }.get()
+    }
+
+    /// Takes the work out of `box` and runs it; the work is released when this returns.
+    private static func runOnce<Value: Sendable>(
+        _ box: borrowing Mutex<(@Sendable () async throws -> Value)?>
+    ) async -> Result<Value, any Error> {
+        guard let work = box.withLock({ slot in
+            defer { slot = nil }
+            return slot
+        }) else { return .failure(CancellationError()) }
+        do {
+            return .success(try await work())
+        } catch {
+            return .failure(error)
+        }
     }
 }
