@@ -74,7 +74,7 @@ let entryCount = 1_000
 /// `count` keys of one source each, shaped like the pipeline's (a URL and a variant identifier).
 func keys(_ count: Int, prefix: String) -> [CacheKey] {
     (0..<count).map {
-        CacheKey(source: "https://images.example.com/\(prefix)/photo-\($0).jpg",
+        CacheKey(source: "https://127.0.0.1/\(prefix)/photo-\($0).jpg",
                  variant: "aspect-fill(gravity=center,height=256,kernel=lanczos3,width=256)>jpeg(quality=80)")
     }
 }

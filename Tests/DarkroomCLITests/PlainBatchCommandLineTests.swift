@@ -34,10 +34,10 @@ struct PlainBatchCommandLineTests {
                     config: "Benchmarks/peers/filters.d", noCache: true))
         #expect(
             PlainBatchCommandLine.options([
-                "batch", "--url-list=urls.txt", "--variant=avatar", "https://example.com/cat.jpg", "--out=o",
+                "batch", "--url-list=urls.txt", "--variant=avatar", "https://127.0.0.1/cat.jpg", "--out=o",
             ])
                 == BatchOptions(
-                    inputs: ["https://example.com/cat.jpg"], urlList: "urls.txt", variants: ["avatar"], out: "o"))
+                    inputs: ["https://127.0.0.1/cat.jpg"], urlList: "urls.txt", variants: ["avatar"], out: "o"))
     }
 
     @Test("without --jobs both readings render one image per CPU this process may use")
@@ -78,7 +78,7 @@ struct PlainBatchCommandLineTests {
     func agreesWithArgumentParser() {
         // Mostly well-formed pieces, with an odd one now and then (a value that looks like an
         // option, an unknown option, `help`, `--`, a repeated single-valued option …).
-        let inputs = ["a.jpg", "photos", "https://example.com/c.png", "x y.png", "render", "batch"]
+        let inputs = ["a.jpg", "photos", "https://127.0.0.1/c.png", "x y.png", "render", "batch"]
         let oddInputs = ["help", "-", "-q", "--", "--help", "-h", "--version", "--no-cache=1", "--colour", "-j"]
         let options = ["--variant", "--out", "--jobs", "--config", "--url-list", "--no-cache"]
         let values = ["t", "out dir", "2", "filters.d", "a=b", "07", "+2"]

@@ -6,7 +6,7 @@ import Testing
 
 @Suite("Purging a source from the disk cache removes exactly that source's entries")
 struct DiskCachePurgeTests {
-    private let sources = ["/photos/a.jpg", "/photos/b.jpg", "https://example.com/c.png"]
+    private let sources = ["/photos/a.jpg", "/photos/b.jpg", "https://127.0.0.1/c.png"]
     private let variants = ["", "thumb", "large", "circle>png(compression=6)"]
 
     private func filled() throws -> (DiskTestFolder, DiskCache) {

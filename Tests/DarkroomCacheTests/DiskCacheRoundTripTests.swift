@@ -12,7 +12,7 @@ struct DiskCacheRoundTripTests {
     func roundTrip() throws {
         let folder = try DiskTestFolder()
         let cache = try DiskCache(directory: folder.path)
-        let key = CacheKey.original(source: "https://example.com/cat.jpg")
+        let key = CacheKey.original(source: "https://127.0.0.1/cat.jpg")
         let created = Date(timeIntervalSinceReferenceDate: 700_000_000.123_456_7)
         let entry = DiskCacheEntry(
             bytes: DiskWorkload.payload(1, minSize: 5000, maxSize: 5000), format: .jpeg, contentType: "image/jpeg",

@@ -12,7 +12,7 @@ struct CurlLazyLoadingTests {
         #expect(ccurl_available(&why, why.count) == 1)
         #expect(why[0] == 0)
         #expect(CurlLibrary.unavailableReason == nil)
-        #expect(try HTTPURL("HTTP://Example.COM:80/a.jpg#x").normalized == "http://example.com/a.jpg")
+        #expect(try HTTPURL("HTTP://LocalHost:80/a.jpg#x").normalized == "http://localhost/a.jpg")
         let handle = dlopen(CCURL_LIBCURL_SONAME, RTLD_NOW | RTLD_NOLOAD)
         #expect(handle != nil)
         if let handle { dlclose(handle) }
@@ -28,16 +28,16 @@ struct CurlLazyLoadingTests {
 
     @Test("the error for a missing libcurl names the URL, the library and how to install it")
     func missingLibcurlError() {
-        let error = CurlLibrary.missing(url: "https://example.com/a.jpg", why: "libcurl.so.4: cannot open shared object file")
+        let error = CurlLibrary.missing(url: "https://127.0.0.1/a.jpg", why: "libcurl.so.4: cannot open shared object file")
         #expect(error == DarkroomError.fetchFailed(
-            url: "https://example.com/a.jpg", status: nil,
+            url: "https://127.0.0.1/a.jpg", status: nil,
             reason: "libcurl (libcurl.so.4) is not installed: apt-get install libcurl4 (libcurl.so.4: cannot open shared object file)"))
     }
 
     @Test("an HTTPSource that never fetches starts no thread")
     func idleSourceStartsNothing() {
         let source = HTTPSource()
-        #expect(source.canLoad("https://example.com/a.jpg"))
+        #expect(source.canLoad("https://127.0.0.1/a.jpg"))
         #expect(!source.eventLoopForTesting.isThreadRunning)
     }
 }

@@ -12,7 +12,7 @@ struct ServerFailureStatusTests {
     ])
     func statusOfKind(kind: FetchFailureKind, status: Int) {
         // The reason's words mislead on purpose: only the kind may count.
-        let error = DarkroomError.fetchFailed(url: "https://example.com/a.jpg", status: nil, reason: "timed out, private, not a valid URL", kind: kind)
+        let error = DarkroomError.fetchFailed(url: "https://127.0.0.1/a.jpg", status: nil, reason: "timed out, private, not a valid URL", kind: kind)
         let failure = ServerFailure(error)
         #expect(failure.status == status)
         #expect(failure.message == "timed out, private, not a valid URL")

@@ -63,25 +63,25 @@ struct ImageServerRouteTests {
     func sources() throws {
         #expect(try ImageServerRoute(path: "/thumb/a/b.jpg", signer: nil) == .image(variant: "thumb", source: "a/b.jpg"))
         #expect(
-            try ImageServerRoute(path: "/thumb/https%3A%2F%2Fexample.com%2Fa.jpg%3Fx%3D1", signer: nil)
-                == .image(variant: "thumb", source: "https://example.com/a.jpg?x=1"))
+            try ImageServerRoute(path: "/thumb/https%3A%2F%2F127.0.0.1%2Fa.jpg%3Fx%3D1", signer: nil)
+                == .image(variant: "thumb", source: "https://127.0.0.1/a.jpg?x=1"))
         #expect(
-            try ImageServerRoute(path: "/thumb/https://example.com/a.jpg", signer: nil)
-                == .image(variant: "thumb", source: "https://example.com/a.jpg"))
+            try ImageServerRoute(path: "/thumb/https://127.0.0.1/a.jpg", signer: nil)
+                == .image(variant: "thumb", source: "https://127.0.0.1/a.jpg"))
         #expect(
-            try ImageServerRoute(path: "/thumb/http:/example.com/a.jpg", signer: nil)
-                == .image(variant: "thumb", source: "http://example.com/a.jpg"))
+            try ImageServerRoute(path: "/thumb/http:/127.0.0.1/a.jpg", signer: nil)
+                == .image(variant: "thumb", source: "http://127.0.0.1/a.jpg"))
         #expect(try ImageServerRoute(path: "/health", signer: nil) == .health)
         #expect(try ImageServerRoute(path: "/my%20variant/x.png", signer: nil) == .image(variant: "my variant", source: "x.png"))
     }
 
     @Test("Percent-encoding round-trips any source")
     func encodingRoundTrips() {
-        for source in ["a b/ç.jpg", "https://example.com/a.jpg?x=1&y=%20#z", "100%.png", "~user/-._"] {
+        for source in ["a b/ç.jpg", "https://127.0.0.1/a.jpg?x=1&y=%20#z", "100%.png", "~user/-._"] {
             #expect(PercentEncoding.decode(PercentEncoding.encode(source)) == source)
             #expect(PercentEncoding.decode(PercentEncoding.encode(source, keepingSlashes: false)) == source)
         }
-        #expect(PercentEncoding.encode("https://x/a b") == "https%3A//x/a%20b")
+        #expect(PercentEncoding.encode("https://127.0.0.2/a b") == "https%3A//127.0.0.2/a%20b")
         #expect(PercentEncoding.decode("%e2%82%ac") == "€")
         #expect(PercentEncoding.decode("%ff") == nil)
         #expect(PercentEncoding.decode("%4") == nil)
