@@ -60,7 +60,7 @@ struct CheckCommand: ParsableCommand {
         if errors > 0 {
             summary = "darkroom check: \(location): \(errors) error\(errors == 1 ? "" : "s")"
         } else {
-            let layered = Self.readsDefaults(configuration, location: location) ? " over the built-in defaults" : ""
+            let layered = location.readsBuiltInDefaults(configuration) ? " over the built-in defaults" : ""
             summary = "darkroom check: \(location): \(configuration.variants.count) variants, "
                 + "\(Self.fileCount(configuration, location: location)) files\(layered), no errors"
         }
@@ -85,11 +85,6 @@ extension CheckCommand {
         location == .embeddedDefault ? configuration.files.count : ConfigLocation.ownFiles(of: configuration).count
     }
 
-    /// Whether a folder was read over the built-in defaults (it did not opt out).
-    static func readsDefaults(_ configuration: Configuration, location: ConfigLocation) -> Bool {
-        location != .embeddedDefault && ConfigLocation.ownFiles(of: configuration).count < configuration.files.count
-    }
-
     /// `{"config":…,"variants":…,"files":…,"builtInDefaults":…,"errors":[…],"warnings":[…]}`, each diagnostic as
     /// `{"file":…,"line":…,"message":…}` (line 0: the file as a whole).
     static func json(_ diagnostics: [Diagnostic], location: ConfigLocation, configuration: Configuration) -> String {
@@ -101,7 +96,7 @@ extension CheckCommand {
         let errors = diagnostics.filter(\.isError)
         let warnings = diagnostics.filter { !$0.isError }
         return "{\"config\":\(JSONText.string("\(location)")),\"variants\":\(configuration.variants.count),"
-            + "\"files\":\(fileCount(configuration, location: location)),\"builtInDefaults\":\(readsDefaults(configuration, location: location)),"
+            + "\"files\":\(fileCount(configuration, location: location)),\"builtInDefaults\":\(location.readsBuiltInDefaults(configuration)),"
             + "\"errors\":\(list(errors)),\"warnings\":\(list(warnings))}"
     }
 }

@@ -227,7 +227,7 @@ struct ServeCommand: ParsableCommand {
     /// "4 variants from filters.d; files under /srv/images; remote sources on; unsigned paths"
     private func describe(configuration: Configuration, location: ConfigLocation, settings: ImageServerSettings) -> String {
         let count = configuration.variants.count
-        let layered = location != .embeddedDefault && ConfigLocation.ownFiles(of: configuration).count < configuration.files.count
+        let layered = location.readsBuiltInDefaults(configuration)
         return [
             "\(count) variant\(count == 1 ? "" : "s") from \(location)\(layered ? " over the built-in defaults" : "")",
             settings.root.map { "files under \($0)" } ?? "no files",

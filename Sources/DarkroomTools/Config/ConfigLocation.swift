@@ -80,6 +80,12 @@ public enum ConfigLocation: Sendable, Hashable, CustomStringConvertible {
         configuration.files.filter { !$0.hasPrefix(builtInPrefix) }
     }
 
+    /// Whether `configuration`, loaded from this location, is a folder read over the built-in
+    /// defaults (it did not opt out), as `check`'s summary and the server's banner say.
+    public func readsBuiltInDefaults(_ configuration: Configuration) -> Bool {
+        self != .embeddedDefault && Self.ownFiles(of: configuration).count < configuration.files.count
+    }
+
     public var description: String {
         switch self {
         case let .directory(path): return path
