@@ -1,5 +1,6 @@
 import DarkroomConfig
 import DarkroomCore
+import DarkroomFilters
 
 // MARK: - RenderTarget
 
@@ -8,6 +9,8 @@ import DarkroomCore
 /// ```swift
 /// let target = RenderTarget(variant: configuration.variant(named: "avatar")!)
 /// let adHoc = RenderTarget(name: "custom", chain: FilterChain([blur]), encoding: VariantEncoding(format: .webp))
+/// let avatar = try RenderTarget(name: "avatar", filters: [.aspectFill(width: 128, height: 128), .circle],
+///                               encoding: VariantEncoding(format: .png))
 /// ```
 public struct RenderTarget: Sendable {
     public var name: String
@@ -18,6 +21,13 @@ public struct RenderTarget: Sendable {
         self.name = name
         self.chain = chain
         self.encoding = encoding
+    }
+
+    /// A target whose chain is written as typed steps (``FilterStep``): the same identifiers,
+    /// and so the same cache keys, as the string form in `filters.d/`.
+    /// - Throws: the first step's argument error.
+    public init(name: String, filters: [FilterStep], encoding: VariantEncoding = VariantEncoding()) throws {
+        self.init(name: name, chain: try FilterChain(steps: filters), encoding: encoding)
     }
 
     /// The target for a configured variant.
