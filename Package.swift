@@ -8,6 +8,7 @@
 //   DarkroomPNG      libpng codec, full 8/16-bit alpha      (CPNG)
 //   DarkroomWebP     libwebp codec, full 8-bit alpha        (CWebP)
 //   DarkroomBMP      BMP decoder, full 8-bit alpha          (pure Swift)
+//   DarkroomTGA      TGA decoder, every type and origin     (pure Swift)
 //   DarkroomFilters  standard filters and resampler         (pure Swift)
 //   DarkroomCache    memory and disk caches                (swift-crypto)
 //   DarkroomMemcached  the memcached cache kind            (CMemcached: libmemcached, dlopen)
@@ -31,6 +32,7 @@ let package = Package(
         .library(name: "DarkroomPNG", targets: ["DarkroomPNG"]),
         .library(name: "DarkroomWebP", targets: ["DarkroomWebP"]),
         .library(name: "DarkroomBMP", targets: ["DarkroomBMP"]),
+        .library(name: "DarkroomTGA", targets: ["DarkroomTGA"]),
         .library(name: "DarkroomFilters", targets: ["DarkroomFilters"]),
         .library(name: "DarkroomSources", targets: ["DarkroomSources"]),
         .library(name: "DarkroomCurl", targets: ["DarkroomCurl"]),
@@ -61,6 +63,8 @@ let package = Package(
         // NIOHTTPTypes only: the request parts a server channel handler sees (Hummingbird's own).
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // `swift package generate-documentation` (scripts/docs): the DocC catalogs in Sources/*/*.docc.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // MARK: - C walls
@@ -111,6 +115,7 @@ let package = Package(
         .target(name: "DarkroomPNG", dependencies: ["DarkroomCore", "CPNG"]),
         .target(name: "DarkroomWebP", dependencies: ["DarkroomCore", "CWebP"]),
         .target(name: "DarkroomBMP", dependencies: ["DarkroomCore"]),
+        .target(name: "DarkroomTGA", dependencies: ["DarkroomCore"]),
 
         // MARK: - Sources
         .target(name: "DarkroomSources", dependencies: ["DarkroomCore"]),
@@ -141,7 +146,7 @@ let package = Package(
         .target(
             name: "Darkroom",
             dependencies: [
-                "DarkroomCore", "DarkroomGD", "DarkroomJPEG", "DarkroomPNG", "DarkroomWebP", "DarkroomBMP",
+                "DarkroomCore", "DarkroomGD", "DarkroomJPEG", "DarkroomPNG", "DarkroomWebP", "DarkroomBMP", "DarkroomTGA",
                 "DarkroomFilters", "DarkroomConfig", "DarkroomSources", "DarkroomCache", "DarkroomCurl",
                 "CThreadPlacement",
                 .product(name: "Logging", package: "swift-log"),
@@ -240,6 +245,7 @@ let package = Package(
             dependencies: ["DarkroomBMP", "DarkroomCore", "DarkroomTestSupport", "Darkroom"],
             exclude: ["Fixtures"]
         ),
+        .testTarget(name: "DarkroomTGATests", dependencies: ["DarkroomTGA", "DarkroomCore", "DarkroomTestSupport", "Darkroom"]),
         .testTarget(name: "DarkroomFiltersTests", dependencies: ["DarkroomFilters", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomSourcesTests", dependencies: ["DarkroomSources", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomCurlTests", dependencies: ["DarkroomCurl", "DarkroomTestSupport"]),

@@ -12,7 +12,7 @@ struct RegistryTests {
         arguments: [
             ("gradient.jpg", "libjpeg-turbo"), ("gradient-rgba.png", "libpng"), ("gradient-lossy.webp", "libwebp"),
             ("blocks.gif", "libgd"), ("gradient.avif", "libgd"), ("gradient.tiff", "libgd"),
-            ("gradient.bmp", "darkroom-bmp"), ("gradient.tga", "libgd"),
+            ("gradient.bmp", "darkroom-bmp"), ("gradient.tga", "darkroom-tga"),
         ])
     func preferredDecoder(file: String, decoder: String) throws {
         let header = try ImageProbe.probe(Fixtures.bytes(file))

@@ -1,4 +1,5 @@
 import DarkroomBMP
+import DarkroomTGA
 import DarkroomCore
 import DarkroomCurl
 import DarkroomFilters
@@ -19,7 +20,8 @@ extension Registry {
     /// | decode PNG | libpng (8/16-bit, exact alpha), then libgd |
     /// | decode WebP | libwebp (exact alpha), then libgd |
     /// | decode BMP | darkroom-bmp (pure Swift: bit fields, RLE, exact 8-bit alpha) |
-    /// | decode GIF, AVIF, HEIF, TIFF, TGA | libgd |
+    /// | decode TGA | darkroom-tga (pure Swift: every type, depth and origin; RLE; alpha) |
+    /// | decode GIF, AVIF, HEIF, TIFF | libgd |
     /// | encode JPEG / PNG / WebP | libjpeg-turbo / libpng / libwebp |
     /// | encode AVIF, GIF, BMP, TIFF | libgd |
     ///
@@ -85,6 +87,7 @@ extension Registry {
         register(decoder: PNGDecoder())
         register(decoder: WebPDecoder())
         register(decoder: BMPDecoder())
+        register(decoder: TGADecoder())
         register(decoder: GDDecoder())
 
         register(encoder: JPEGEncoder())

@@ -104,17 +104,21 @@ extension ImageFormat {
         return nil
     }
 
-    /// TGA has no magic number: accept only a header whose fields are all plausible.
+    /// TGA has no magic number: accept only a header whose fields are all plausible — a type
+    /// that exists, a depth that type can have, a colour map only where one may be (any
+    /// type may carry one; colour-mapped types must), non-zero sides.
     private static func looksLikeTGA(_ b: UnsafeRawBufferPointer) -> Bool {
         guard b.count >= 18 else { return false }
-        let colorMapType = b[1], imageType = b[2], depth = b[16]
+        let colorMapType = b[1], imageType = b[2], depth = b[16], mapEntryBits = b[7]
         let width = Int(b[12]) | Int(b[13]) << 8, height = Int(b[14]) | Int(b[15]) << 8
-        guard colorMapType <= 1, [1, 2, 3, 9, 10, 11].contains(imageType) else { return false }
-        guard [8, 15, 16, 24, 32].contains(depth), width > 0, height > 0 else { return false }
-        // Colour-mapped images need a colour map; true-colour ones must not claim one.
-        if imageType == 1 || imageType == 9 { return colorMapType == 1 }
-        if imageType == 2 || imageType == 10 { return colorMapType == 0 && depth >= 15 }
-        return colorMapType == 0 && depth == 8  // grey
+        guard colorMapType <= 1, [1, 2, 3, 9, 10, 11].contains(imageType), width > 0, height > 0 else { return false }
+        // A colour map's entries are colours.
+        if colorMapType == 1, ![15, 16, 24, 32].contains(mapEntryBits) { return false }
+        switch imageType {
+        case 1, 9: return colorMapType == 1 && (depth == 8 || depth == 16)
+        case 2, 10: return [15, 16, 24, 32].contains(depth)
+        default: return depth == 8 || depth == 16  // grey, or grey and alpha
+        }
     }
 
     // MARK: - Describing unknown bytes
