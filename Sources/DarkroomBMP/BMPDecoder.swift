@@ -23,7 +23,7 @@ import DarkroomCore
 /// BI_ALPHABITFIELDS): a file whose alpha values are all zero is opaque. 16-bit BI_RGB has no
 /// alpha. `hasAlpha` is `true` only when some pixel is translucent.
 ///
-/// Refused with a ``DarkroomError``: truncated headers or pixel data (`.truncated`); bad header
+/// Refused with a `DarkroomError`: truncated headers or pixel data (`.truncated`); bad header
 /// sizes, offsets, masks, palette indices or depth/compression pairs (`.corrupt`); a zero or
 /// negative width (`.invalidDimensions`); JPEG/PNG-in-BMP, CMYK and OS/2 Huffman/RLE24
 /// (`.unsupportedFormat`, with the reason). Limits are checked on the caller's header and
@@ -39,6 +39,7 @@ import DarkroomCore
 public struct BMPDecoder: ImageDecoder {
     public let name = "darkroom-bmp"
 
+    /// The decoder (it holds no state; one value may serve every thread).
     public init() {}
 
     /// `true` for BMP headers.

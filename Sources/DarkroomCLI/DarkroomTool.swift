@@ -26,7 +26,7 @@ import Darkroom
 /// `MyFilters`' filters, and `my-darkroom list` shows them with their origin.
 public enum DarkroomTool {
     /// Runs the tool on `CommandLine.arguments` with the registry `makeRegistry` builds, and
-    /// returns when the command is done (a failing command exits the process with its ``ExitStatus``).
+    /// returns when the command is done (a failing command exits the process with its `ExitStatus`).
     ///
     /// - Parameter makeRegistry: Builds the registry. It is called once, on first use, often
     ///   on another thread while the command line is read, so that building it does not delay

@@ -10,7 +10,7 @@ import Synchronization
 /// TLS, by ALPN), with transfers to one host started together sharing one HTTP/2 connection
 /// as streams.
 ///
-/// Every load is bounded and checked (``HTTPSourceSettings``): connect, total and low-speed
+/// Every load is bounded and checked (`HTTPSourceSettings`): connect, total and low-speed
 /// timeouts; a byte limit enforced as soon as a `Content-Length` announces too much or the
 /// body grows past it; redirects followed by the source itself, each hop's scheme and host
 /// checked; private, loopback and link-local addresses refused on the resolved address of
@@ -42,7 +42,7 @@ public final class HTTPSource: ImageSource {
     private let counters = Mutex(Statistics())
 
     /// - Parameters:
-    ///   - settings: timeouts, limits, hosts, credentials (defaults: ``HTTPSourceSettings``).
+    ///   - settings: timeouts, limits, hosts, credentials (defaults: `HTTPSourceSettings`).
     ///   - logger: receives one debug line per transfer (label `darkroom.http` by default).
     public init(settings: HTTPSourceSettings = HTTPSourceSettings(), logger: Logger = Logger(label: "darkroom.http")) {
         self.settings = settings
@@ -63,7 +63,7 @@ public final class HTTPSource: ImageSource {
 
     /// The normalised URL: scheme and host lower-case, no default port, no fragment, and
     /// credentials written in the URL replaced by their SHA-256 (caches persist keys).
-    /// - Throws: ``DarkroomError/fetchFailed(url:status:reason:kind:)`` for a malformed or non-http(s) URL.
+    /// - Throws: `DarkroomError/fetchFailed(url:status:reason:kind:)` for a malformed or non-http(s) URL.
     public func key(for location: String) throws -> String {
         try HTTPURL(location).key
     }
@@ -73,7 +73,7 @@ public final class HTTPSource: ImageSource {
     }
 
     /// Loads `location`; with `cached`, sends `If-None-Match` / `If-Modified-Since` and
-    /// returns ``SourceLoadOutcome/notModified(_:)`` (freshness updated) on `304`.
+    /// returns `SourceLoadOutcome/notModified(_:)` (freshness updated) on `304`.
     public func load(_ location: String, revalidating cached: SourceData?) async throws -> SourceLoadOutcome {
         let start = try HTTPURL(location)
         try checkAllowed(start, url: location, redirect: false)
@@ -116,6 +116,7 @@ public final class HTTPSource: ImageSource {
         public var retries = 0
     }
 
+    /// A snapshot of what this source has done so far (see ``HTTPSource/Statistics``).
     public var statistics: Statistics { counters.withLock { $0 } }
 
     /// The event loop, for tests that watch its thread.

@@ -15,18 +15,26 @@ import Logging
 public struct S3SourceSettings: Sendable, Hashable {
     /// `scheme://host[:port]` of an S3-compatible store; `nil` is AWS (`https://s3.REGION.amazonaws.com`).
     public var endpoint: String?
+    /// The region requests are signed for, which also names the AWS endpoint when ``endpoint`` is
+    /// `nil`; `us-east-1` by default.
     public var region: String = "us-east-1"
     /// `http://host/bucket/key` (S3-compatible stores) rather than `http://bucket.host/key`.
     public var pathStyle: Bool
     /// The buckets objects may be read from; any other is refused.
     public var buckets: [String]
+    /// The access key ID requests are signed with.
     public var accessKey: String
+    /// The secret access key requests are signed with.
     public var secretKey: String
+    /// The session token of temporary credentials, sent as `X-Amz-Security-Token`; `nil` for
+    /// long-term keys.
     public var sessionToken: String?
     /// Timeouts, the byte limit and retries, as for the HTTP source (hosts, credentials,
     /// redirects and address rules are the S3 source's own).
     public var transfer = HTTPSourceSettings()
 
+    /// Builds settings for reading `buckets` with the given key pair; a `nil` `endpoint` is AWS,
+    /// and `pathStyle` defaults to `true` exactly when an endpoint is given.
     public init(buckets: [String], accessKey: String, secretKey: String, endpoint: String? = nil, pathStyle: Bool? = nil) {
         self.buckets = buckets
         self.accessKey = accessKey
@@ -64,12 +72,13 @@ public struct S3SourceSettings: Sendable, Hashable {
 /// ```
 public final class S3Source: ImageSource {
     public let name = "s3"
+    /// The settings the source was built with.
     public let settings: S3SourceSettings
     private let http: HTTPSource
     /// The endpoint's scheme, and its host (IPv6 in brackets) with the port unless the scheme's default.
     private let endpoint: (scheme: String, authority: String)
 
-    /// - Throws: ``DarkroomError/fetchFailed(url:status:reason:kind:)`` (`.invalidURL`) for an
+    /// - Throws: `DarkroomError/fetchFailed(url:status:reason:kind:)` (`.invalidURL`) for an
     ///   endpoint that is not `http(s)://host[:port]`.
     public init(settings: S3SourceSettings, logger: Logger = Logger(label: "darkroom.s3")) throws {
         let endpointText = settings.endpoint ?? "https://s3.\(settings.region).amazonaws.com"

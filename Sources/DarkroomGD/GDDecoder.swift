@@ -11,7 +11,7 @@ import DarkroomCore
 ///   corrupt data) throws, as sharp's default `failOn: 'warning'` does — libgd itself
 ///   would return the grey-filled half image. GIF and PNG structure is checked before
 ///   libgd sees it (libgd would fill a cut GIF with colour 0 and let libpng print its
-///   warnings). Everything else libgd rejects becomes ``DarkroomError/decodeFailed(_:detail:)``
+///   warnings). Everything else libgd rejects becomes `DarkroomError/decodeFailed(_:detail:)`
 ///   carrying libgd's own message; nothing is printed.
 /// - **Pixels** come out RGBA8 with 8-bit alpha rebuilt from libgd's 7 bits
 ///   (`255 − round(a·255/127)`, exact for opaque and transparent); `hasAlpha` is `true`
@@ -29,6 +29,7 @@ import DarkroomCore
 public struct GDDecoder: ImageDecoder {
     public let name = "libgd"
 
+    /// The decoder (it holds no state; libgd itself is loaded once, when first needed).
     public init() {}
 
     /// The formats this process's libgd can decode (computed once, at first use).

@@ -45,7 +45,7 @@ public struct GDEncoder: ImageEncoder {
     /// Whether Darkroom writes `format` through libgd. Answered without loading libgd (so
     /// that registering the encoders costs nothing at start-up); a build of libgd that cannot
     /// write the format after all, or a missing libgd, makes ``encode(_:options:)`` throw
-    /// ``DarkroomError/unsupportedFormat(_:reason:)``. ``GDDecoder/writableFormats`` gives the
+    /// `DarkroomError/unsupportedFormat(_:reason:)`. ``GDDecoder/writableFormats`` gives the
     /// exact answer (and loads libgd).
     ///
     /// ```swift

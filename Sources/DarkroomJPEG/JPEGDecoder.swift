@@ -7,7 +7,7 @@ import DarkroomCore
 /// smallest DCT scale (1/8, 1/4, 1/2 or 1) whose upright output still covers the hint,
 /// which is several times faster than decoding full size and resizing.
 ///
-/// - Pixels are written by libjpeg-turbo straight into the ``Image`` buffer as RGBA.
+/// - Pixels are written by libjpeg-turbo straight into the `Image` buffer as RGBA.
 /// - Greyscale becomes RGB. CMYK/YCCK (Adobe-inverted when the file has an Adobe marker) is
 ///   converted through its embedded CMYK profile (perceptual, as sharp does); without one,
 ///   or with `.ignore`, by the plain formula R = (1 − C)(1 − K).
@@ -27,6 +27,7 @@ public struct JPEGDecoder: ImageDecoder {
     /// How much quality the decoder may trade for speed.
     public var tuning: Tuning
 
+    /// A decoder trading quality for speed as far as `tuning` allows (``Tuning/exact`` trades none).
     public init(tuning: Tuning = .default) {
         self.tuning = tuning
     }

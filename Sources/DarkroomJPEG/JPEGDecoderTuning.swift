@@ -33,6 +33,7 @@ extension JPEGDecoder {
         /// that end in an EOI marker, so a truncated file still throws.
         public var stopsProgressiveQuartersEarly: Bool
 
+        /// Tuning with each shortcut on or off; the defaults are ``default``'s, all off is ``exact``.
         public init(
             fastUpsampling: Bool = false, stopsProgressiveEighthsEarly: Bool = true,
             stopsProgressiveQuartersEarly: Bool = true

@@ -25,6 +25,7 @@ public struct JPEGEncoder: ImageEncoder {
     /// (Progressive files always get them.)
     public var optimizesCoding: Bool
 
+    /// An encoder; `optimizesCoding` makes optimal Huffman tables (smaller files, a little slower).
     public init(optimizesCoding: Bool = true) {
         self.optimizesCoding = optimizesCoding
     }

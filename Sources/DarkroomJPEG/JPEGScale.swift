@@ -26,7 +26,7 @@ extension JPEGDecoder {
     }
 
     /// The hint naming the scale ``scaleDenominator(for:sizeHint:)`` picks: the upright size
-    /// at that scale, or `nil` at full size (see ``ImageDecoder/canonicalSizeHint(for:options:)``).
+    /// at that scale, or `nil` at full size (see `ImageDecoder/canonicalSizeHint(for:options:)`).
     ///
     /// ```swift
     /// let header = ImageHeader(format: .jpeg, width: 1600, height: 1200)

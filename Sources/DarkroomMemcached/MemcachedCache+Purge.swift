@@ -37,7 +37,7 @@ extension MemcachedCache {
     // MARK: - Purging
 
     /// Makes every entry of `source` a miss on every server (a new generation), and logs the
-    /// purge so that every server drops the source from its own layers (``PurgeLog``).
+    /// purge so that every server drops the source from its own layers (`PurgeLog`).
     /// Returns `0`: memcached cannot count the entries.
     ///
     /// `async` like the requirement (it blocks for one round trip or two): a synchronous

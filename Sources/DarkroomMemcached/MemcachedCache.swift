@@ -9,14 +9,14 @@ import Synchronization
 /// own distribution (ketama consistent hashing, the binary protocol, millisecond timeouts,
 /// failed servers left out for a while then retried) behind a pool of connections.
 ///
-/// Items are ``MemcachedEntry`` values under `darkroom:` + the key's SHA-256, expiring after
+/// Items are `MemcachedEntry` values under `darkroom:` + the key's SHA-256, expiring after
 /// `max-age`; every read is verified, so a torn or foreign value is a miss. A slow or absent
 /// server is a miss too (the operation times out and throws), never a failed request; after a
 /// timeout the layer answers every operation with an error at once for `retryAfter` seconds,
 /// then tries the servers again, so a stuck memcached costs one timeout per interval, not one
 /// per operation. A purge by source holds on every server at once (a per-source generation
 /// read with each entry), and is logged so that every server drops the source from its own
-/// layers too (``PurgeLog``). An image larger than the server's item limit is not stored
+/// layers too (`PurgeLog`). An image larger than the server's item limit is not stored
 /// (``statistics`` counts it).
 ///
 /// ```swift
@@ -24,6 +24,7 @@ import Synchronization
 /// try await shared.store(CachedImage(bytes: png, format: .png), for: key)
 /// ```
 public final class MemcachedCache: RenderLeasing, @unchecked Sendable {  // the pool is thread-safe
+    /// The settings the layer was made with: servers, expiry, timeouts, pool size and lease.
     public let settings: MemcachedSettings
     private let pool: OpaquePointer
     let counts = Mutex(Statistics())
@@ -41,14 +42,19 @@ public final class MemcachedCache: RenderLeasing, @unchecked Sendable {  // the 
 
     /// What the layer has seen since it was made.
     public struct Statistics: Sendable, Hashable {
+        /// Lookups that found a valid entry.
         public var hits = 0
+        /// Lookups that found no entry.
         public var misses = 0
         /// Values found but refused by verification (another key's, cut short, foreign).
         public var rejected = 0
+        /// Operations that failed other than by timing out (a refused connection, a server error).
         public var errors = 0
+        /// Operations that timed out, or found no pooled connection free in time.
         public var timeouts = 0
         /// Operations refused at once while the layer was suspended after a timeout.
         public var skipped = 0
+        /// Renders stored on a server.
         public var stored = 0
         /// Renders larger than the server's item limit, not stored.
         public var tooLarge = 0
@@ -105,6 +111,7 @@ public final class MemcachedCache: RenderLeasing, @unchecked Sendable {  // the 
         if let master = dr_memcached_pool_destroy(pool) { dr_memcached_free(master) }
     }
 
+    /// The layer's counters since it was made, as of now.
     public var statistics: Statistics { counts.withLock { $0 } }
 
     /// The memcached item name of a cache key: short, printable, and the same on every server.
@@ -285,7 +292,9 @@ public final class MemcachedCache: RenderLeasing, @unchecked Sendable {  // the 
 
 /// A memcached operation that failed: the engine counts it as a miss.
 public struct MemcachedError: CacheLayerError, CustomStringConvertible, Sendable {
+    /// What was being done: `get`, `set`, `add server HOST:PORT`, `load libmemcached`, ….
     public var operation: String
+    /// Why it failed: libmemcached's error text, or the reason found here.
     public var message: String
     /// The server did not answer within the timeout, or no connection was free in time.
     public var isTimeout = false

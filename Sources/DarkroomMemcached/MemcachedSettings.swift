@@ -14,21 +14,27 @@ import Darkroom
 /// lease = "10s"              # one server renders a missing variant; the others wait this long at most
 /// ```
 public struct MemcachedSettings: Sendable, Hashable {
+    /// One memcached server's address.
     public struct Server: Sendable, Hashable {
+        /// The host name or IP address (an IPv6 address without its brackets).
         public var host: String
+        /// The TCP port, from 1 to 65535 (memcached's usual one is 11211).
         public var port: Int
 
+        /// The server at `host` on `port`.
         public init(host: String, port: Int) {
             self.host = host
             self.port = port
         }
     }
 
+    /// The servers, which items are spread over by ketama consistent hashing (at least one).
     public var servers: [Server]
     /// Item expiry, in seconds (memcached takes up to 30 days as a relative time).
     public var maxAge: Int = 7 * 24 * 3600
     /// Connect, poll, send and receive timeout, in seconds.
     public var timeout: Double = 0.05
+    /// The most connections the pool opens (default 16).
     public var maxConnections: Int = 16
     /// How long a render lease lasts, in seconds: the longest other servers wait for a render
     /// another server took on before rendering it themselves.
@@ -36,6 +42,7 @@ public struct MemcachedSettings: Sendable, Hashable {
     /// How long a server that failed is left out before it is tried again, in seconds.
     public var retryAfter: Int = 2
 
+    /// Settings for `servers`, with every other value at its default.
     public init(servers: [Server]) {
         self.servers = servers
     }
@@ -44,7 +51,7 @@ public struct MemcachedSettings: Sendable, Hashable {
     public static let keys = ["servers", "max-age", "timeout", "max-connections", "lease"]
 
     /// Reads a table.
-    /// - Throws: ``ConfigurationError`` naming the key's `file:line`.
+    /// - Throws: `ConfigurationError` naming the key's `file:line`.
     public init(table: ConfigTable) throws {
         guard let entries = try table.strings("servers"), !entries.isEmpty else {
             throw table.error("servers", "must list at least one server as \"HOST:PORT\"")

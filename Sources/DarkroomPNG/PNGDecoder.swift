@@ -3,7 +3,7 @@ import DarkroomCore
 
 // MARK: - PNGDecoder
 
-/// Decodes PNG with libpng straight into an ``Image``'s RGBA8 buffer, keeping all 8 bits of
+/// Decodes PNG with libpng straight into an `Image`'s RGBA8 buffer, keeping all 8 bits of
 /// alpha (palette `tRNS`, grey+alpha, RGBA, 16-bit files rounded to 8 bits).
 ///
 /// - Every colour type and bit depth becomes RGBA8: palettes expand, `tRNS` becomes alpha,
@@ -21,7 +21,7 @@ import DarkroomCore
 ///   image, not the full one, and the resampler has `f`² times fewer pixels to read.
 /// - `hasAlpha` is `true` only when the file has an alpha channel or `tRNS` *and* some
 ///   decoded pixel is actually translucent.
-/// - An embedded `iCCP` profile is converted to sRGB (``SRGBConversion``) unless
+/// - An embedded `iCCP` profile is converted to sRGB (`SRGBConversion`) unless
 ///   `options.colorProfiles` is `.ignore`.
 /// - The `eXIf` orientation (from `header.orientation`) is applied unless
 ///   `options.appliesOrientation` is `false`.
@@ -34,6 +34,7 @@ import DarkroomCore
 public struct PNGDecoder: ImageDecoder {
     public let name = "libpng"
 
+    /// The decoder (it holds no state; one value may serve every thread).
     public init() {}
 
     public func canDecode(_ header: ImageHeader, options: DecodeOptions) -> Bool {
@@ -73,7 +74,7 @@ public struct PNGDecoder: ImageDecoder {
     }
 
     /// The hint naming the reduction ``reductionFactor(for:sizeHint:)`` picks: the upright size
-    /// reduced by it, or `nil` at full size (see ``ImageDecoder/canonicalSizeHint(for:options:)``).
+    /// reduced by it, or `nil` at full size (see `ImageDecoder/canonicalSizeHint(for:options:)`).
     ///
     /// ```swift
     /// let header = ImageHeader(format: .png, width: 5120, height: 2880)

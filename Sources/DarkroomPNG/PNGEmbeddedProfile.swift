@@ -4,7 +4,7 @@ import DarkroomCore
 // MARK: - PNGEmbeddedProfile
 
 /// The ICC profile of a PNG's `iCCP` chunk, inflated by libpng: the PNG counterpart of
-/// ``EmbeddedICCProfile`` (which reads the formats whose profiles are stored uncompressed).
+/// `EmbeddedICCProfile` (which reads the formats whose profiles are stored uncompressed).
 ///
 /// ```swift
 /// let name = PNGEmbeddedProfile.bytes(in: pngBytes).flatMap(ICCProfile.name(of:))  // "Display P3"

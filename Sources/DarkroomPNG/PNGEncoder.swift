@@ -3,7 +3,7 @@ import DarkroomCore
 
 // MARK: - PNGEncoder
 
-/// Encodes an ``Image`` as an 8-bit PNG with libpng, keeping all 8 bits of alpha.
+/// Encodes an `Image` as an 8-bit PNG with libpng, keeping all 8 bits of alpha.
 ///
 /// - Writes RGBA (colour type 6) when `image.hasAlpha`, otherwise RGB (colour type 2): the
 ///   alpha bytes are dropped by libpng as it reads the rows, without a converted copy.
@@ -23,6 +23,7 @@ public struct PNGEncoder: ImageEncoder {
     /// Write an Adam7-interlaced PNG (default `false`).
     public var interlaced: Bool
 
+    /// An encoder writing interlaced (Adam7) files when `interlaced` is `true`.
     public init(interlaced: Bool = false) {
         self.interlaced = interlaced
     }

@@ -7,7 +7,7 @@ import DarkroomSources
 // MARK: - ImageServer
 
 /// Darkroom's HTTP image server, apart from any HTTP library: it turns a request into a
-/// response through an ``ImagePipeline``, so every variant is cached (memory, then disk),
+/// response through an `ImagePipeline`, so every variant is cached (memory, then disk),
 /// and concurrent requests for one source share its download, decode and filter work.
 ///
 /// `GET /VARIANT/SOURCE` answers the variant's bytes with `Content-Type`, a strong `ETag`
@@ -24,7 +24,9 @@ import DarkroomSources
 /// let response = await server.respond(to: ImageServerRequest(method: "GET", path: "/thumbnail/cat.jpg"))
 /// ```
 public struct ImageServer: Sendable {
+    /// The pipeline that fetches sources and renders and caches the variants it answers with.
     public let pipeline: ImagePipeline
+    /// What is served (root, remote sources, signatures) and how responses may be cached.
     public let settings: ImageServerSettings
     /// The AVIF and WebP twins requests may be answered with (as ``ImageServerSettings`` offers them).
     public let negotiation: FormatNegotiation?
@@ -50,7 +52,7 @@ public struct ImageServer: Sendable {
     /// }
     /// ```
     /// A fallback response has a short `max-age` and `X-Darkroom-Fallback` giving the error.
-    /// - Throws: ``DarkroomError/io(path:detail:)`` when the root is not a folder.
+    /// - Throws: `DarkroomError/io(path:detail:)` when the root is not a folder.
     public init(
         registry: Registry, configuration: Configuration, caches: CacheLayers, settings: ImageServerSettings,
         customize: (inout ImagePipeline.Configuration) -> Void = { _ in }

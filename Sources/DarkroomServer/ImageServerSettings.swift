@@ -45,7 +45,7 @@ public struct ImageServerSettings: Sendable {
     /// The bearer token of `POST /admin/purge`; `nil` (the default) switches the endpoint off
     /// (`darkroom-server` takes it from `$DARKROOM_ADMIN_TOKEN`).
     public var adminToken: String?
-    /// Whether unsigned paths may carry ad-hoc chains (`/chain:…/SOURCE`, ``AdHocChain``);
+    /// Whether unsigned paths may carry ad-hoc chains (`/chain:…/SOURCE`, `AdHocChain`);
     /// with a ``signer`` they always may, since only your application makes signed paths.
     /// Default `false`: without signing, only the configured variants.
     public var allowsUnsignedChains = false
@@ -55,6 +55,9 @@ public struct ImageServerSettings: Sendable {
     /// Whether ad-hoc chains are answered: signed paths, or ``allowsUnsignedChains``.
     public var allowsChains: Bool { signer != nil || allowsUnsignedChains }
 
+    /// Creates settings serving files under `root` (`nil`: none), fetching remote sources when
+    /// `allowsRemoteSources`, checking signatures with `signer` (`nil`: unsigned paths), and
+    /// letting images be cached for `maxAge` seconds; everything else starts at its default.
     public init(root: String? = nil, allowsRemoteSources: Bool = true, signer: URLSigner? = nil, maxAge: Int = 86_400) {
         self.root = root
         self.allowsRemoteSources = allowsRemoteSources

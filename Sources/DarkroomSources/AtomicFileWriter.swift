@@ -22,7 +22,7 @@ public enum AtomicFileWriter {
     /// survives a crash or power loss. Without it the write is just as atomic for readers (the
     /// rename), only not durable: for outputs that a re-run reproduces, where the flush costs
     /// 1–6 ms per file (30% of `darkroom batch` making seven thumbnails).
-    /// - Throws: ``DarkroomError/io(path:detail:)`` naming `path`.
+    /// - Throws: `DarkroomError/io(path:detail:)` naming `path`.
     ///
     /// What is already at `path` decides how: a regular file is replaced; a symbolic link is
     /// followed (its target is replaced, the link kept); a character device or a FIFO with a

@@ -14,8 +14,8 @@ import Glibc
 /// ```
 public enum FileBytes {
     /// The bytes of the regular file at `path`.
-    /// - Throws: ``DarkroomError/io(path:detail:)`` when it cannot be opened or is not a
-    ///   regular file; ``DarkroomError/inputTooLarge(byteCount:limit:)`` when it is larger
+    /// - Throws: `DarkroomError/io(path:detail:)` when it cannot be opened or is not a
+    ///   regular file; `DarkroomError/inputTooLarge(byteCount:limit:)` when it is larger
     ///   than `maxBytes` (checked from its size, before reading).
     public static func read(_ path: String, maxBytes: Int = DecodeLimits.defaultMaxInputBytes) throws -> [UInt8] {
         // Non-blocking: opening a FIFO (or a device) that nothing writes to would otherwise wait
@@ -54,9 +54,9 @@ public enum FileBytes {
     /// ```swift
     /// let bytes = try FileBytes.readStandardInput(maxBytes: DecodeLimits.defaultMaxInputBytes)
     /// ```
-    /// - Throws: ``DarkroomError/io(path:detail:)`` naming "standard input" when it is a
-    ///   terminal (nothing is piped in) or a read fails; ``DarkroomError/inputTooLarge(byteCount:limit:)``
-    ///   past `maxBytes`; ``DarkroomError/emptyInput`` when it ends before any byte.
+    /// - Throws: `DarkroomError/io(path:detail:)` naming "standard input" when it is a
+    ///   terminal (nothing is piped in) or a read fails; `DarkroomError/inputTooLarge(byteCount:limit:)`
+    ///   past `maxBytes`; `DarkroomError/emptyInput` when it ends before any byte.
     public static func readStandardInput(maxBytes: Int = DecodeLimits.defaultMaxInputBytes) throws -> [UInt8] {
         if isatty(STDIN_FILENO) == 1 {
             throw DarkroomError.io(path: standardInputName, detail: "is a terminal; pipe an image in (darkroom convert - -o out.png < in.jpg)")
@@ -67,7 +67,7 @@ public enum FileBytes {
     }
 
     /// Writes an image to standard output (`-` as a command's output).
-    /// - Throws: ``DarkroomError/io(path:detail:)`` naming "standard output" when it is a
+    /// - Throws: `DarkroomError/io(path:detail:)` naming "standard output" when it is a
     ///   terminal (image bytes would garble it) or a write fails (a closed pipe).
     public static func writeStandardOutput(_ bytes: [UInt8]) throws {
         if isatty(STDOUT_FILENO) == 1 {
@@ -78,6 +78,7 @@ public enum FileBytes {
 
     /// How errors name the standard streams.
     public static let standardInputName = "standard input"
+    /// How errors name standard output (`-` as a command's output).
     public static let standardOutputName = "standard output"
 
     /// Reads a regular file that reports no size until its end: an empty file, or one that
@@ -102,7 +103,7 @@ public enum FileBytes {
     /// ```swift
     /// try FileBytes.writeAll(Array("done\n".utf8), to: STDOUT_FILENO, path: "standard output")
     /// ```
-    /// - Throws: ``DarkroomError/io(path:detail:)`` naming `path` when a write fails.
+    /// - Throws: `DarkroomError/io(path:detail:)` naming `path` when a write fails.
     public static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws {
         try bytes.withUnsafeBytes { raw in
             var done = 0

@@ -27,7 +27,7 @@ public struct FileSource: ImageSource {
     /// Locations resolved before (shared by copies of this source).
     let memo = ResolvedLocationMemo()
 
-    /// - Throws: ``DarkroomError/io(path:detail:)`` when `root` is not a folder.
+    /// - Throws: `DarkroomError/io(path:detail:)` when `root` is not a folder.
     public init(root: String, maxBytes: Int = DecodeLimits.defaultMaxInputBytes) throws {
         let resolved = URL(fileURLWithPath: root).standardizedFileURL.resolvingSymlinksInPath().path
         var isDirectory = false
@@ -120,8 +120,8 @@ public struct FileSource: ImageSource {
     }
 
     /// The absolute path `location` names inside the root.
-    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` for a path that
-    ///   escapes the root, ``DarkroomError/io(path:detail:)`` for a missing file.
+    /// - Throws: `DarkroomError/invalidArgument(name:value:expected:)` for a path that
+    ///   escapes the root, `DarkroomError/io(path:detail:)` for a missing file.
     public func resolve(_ location: String) throws -> String {
         try resolve(joined: try joinedPath(location), location: location)
     }

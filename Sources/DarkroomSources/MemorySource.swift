@@ -12,8 +12,11 @@ public struct MemorySource: ImageSource {
     public let name = "memory"
     /// The URL-like prefix of this source's locations.
     public static let scheme = "memory:"
+    /// The served images' encoded bytes by name: `memory:NAME` loads `images["NAME"]`.
     public let images: [String: [UInt8]]
 
+    /// Builds a source serving `images`, encoded bytes keyed by name (the location without
+    /// `memory:`).
     public init(_ images: [String: [UInt8]]) {
         self.images = images
     }

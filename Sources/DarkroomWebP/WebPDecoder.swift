@@ -6,7 +6,7 @@ import DarkroomCore
 /// Decodes WebP (lossy, lossless, with alpha; the first frame of an animation) with libwebp,
 /// keeping all 8 bits of alpha.
 ///
-/// - A still image is decoded straight into the ``Image``'s RGBA8 buffer (straight alpha).
+/// - A still image is decoded straight into the `Image`'s RGBA8 buffer (straight alpha).
 /// - An animated WebP yields its first frame composed on the canvas (`WebPAnimDecoder`).
 /// - Limits are checked on the caller's header and again on libwebp's own reading of the
 ///   size (`WebPGetFeatures`) before any pixel memory is allocated.
@@ -22,6 +22,7 @@ import DarkroomCore
 public struct WebPDecoder: ImageDecoder {
     public let name = "libwebp"
 
+    /// The decoder (it holds no state; one value may serve every thread).
     public init() {}
 
     public func canDecode(_ header: ImageHeader, options: DecodeOptions) -> Bool {

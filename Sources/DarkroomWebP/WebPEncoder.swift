@@ -3,7 +3,7 @@ import DarkroomCore
 
 // MARK: - WebPEncoder
 
-/// Encodes an ``Image`` as WebP with libwebp's advanced API, keeping all 8 bits of alpha.
+/// Encodes an `Image` as WebP with libwebp's advanced API, keeping all 8 bits of alpha.
 ///
 /// - Lossy (default): `options.quality` 1…100 (default 80). Alpha, when the image has it,
 ///   is compressed losslessly beside the lossy colour.
@@ -21,6 +21,7 @@ public struct WebPEncoder: ImageEncoder {
     /// WebP's side limit: 16383 pixels.
     public let maximumSize: PixelSize? = PixelSize(width: Int(WEBP_MAX_DIMENSION), height: Int(WEBP_MAX_DIMENSION))
 
+    /// The encoder; quality, lossless and speed come with each call's `EncodeOptions`.
     public init() {}
 
     public func encode(_ image: Image, options: EncodeOptions) throws -> [UInt8] {

@@ -13,10 +13,13 @@ public struct CacheLayer: Sendable {
     public let name: String
     /// The registered kind that built it (`type`, else the name).
     public let kind: String
+    /// The cache that stores and answers this layer's entries.
     public let cache: any ImageCache
     /// Whether fetched originals of remote sources are kept here too (`originals = true`).
     public let storesOriginals: Bool
 
+    /// Creates a layer named `name` over `cache`; `kind` defaults to the name, and
+    /// `storesOriginals` says whether fetched originals of remote sources are kept here too.
     public init(name: String, kind: String? = nil, cache: any ImageCache, storesOriginals: Bool = false) {
         self.name = name
         self.kind = kind ?? name
@@ -44,10 +47,12 @@ public struct CacheLayer: Sendable {
 /// if let (hit, layer) = await caches.value(for: key) { print("from \(layer)") }
 /// ```
 public struct CacheLayers: Sendable {
+    /// The layers, in lookup order (first asked first).
     public let layers: [CacheLayer]
     /// How many leading layers answer immediately.
     private let immediateCount: Int
 
+    /// Creates the layer list from `layers`, in lookup order.
     public init(_ layers: [CacheLayer]) {
         self.layers = layers
         self.immediateCount = layers.prefix { $0.cache.answersImmediately }.count
@@ -56,6 +61,7 @@ public struct CacheLayers: Sendable {
     /// No caches: every lookup misses, stores are dropped.
     public static let none = CacheLayers([])
 
+    /// Whether there are no layers (every lookup misses, stores are dropped).
     public var isEmpty: Bool { layers.isEmpty }
 
     /// Whether any layer answers immediately (a memory-hit path exists).
@@ -73,7 +79,7 @@ public struct CacheLayers: Sendable {
         layers.lazy.compactMap { $0.cache as? T }.first
     }
 
-    /// The first layer that can lease renders (``RenderLeasing``): a cluster's shared layer.
+    /// The first layer that can lease renders (`RenderLeasing`): a cluster's shared layer.
     public var leasing: CacheLayer? { layers.first { $0.cache is any RenderLeasing } }
 
     /// The layer keeping fetched originals, if one does.
@@ -91,10 +97,14 @@ public struct CacheLayers: Sendable {
 
     /// What a layer answered, for metrics and logs.
     public enum Outcome: Sendable {
-        case hit, miss
+        /// The layer had the value.
+        case hit
+        /// The layer did not have the value.
+        case miss
+        /// The layer could not answer (down, timed out); counted as a miss.
         case failed(any Error)
 
-        /// `hit`, `miss`, `timeout` (an error that says it is one, ``CacheLayerError``) or
+        /// `hit`, `miss`, `timeout` (an error that says it is one, `CacheLayerError`) or
         /// `error`: the metrics' label.
         public var label: String {
             switch self {

@@ -6,7 +6,7 @@ import DarkroomCore
 /// every layer. Only the variants that miss are rendered, and the source is read only when
 /// something misses, so rendering the same variants twice does no decode or filter work.
 ///
-/// Keys are ``CacheKey/rendered(sourceKey:fingerprint:variant:)``'s, the pipeline's rule: an
+/// Keys are `CacheKey/rendered(sourceKey:fingerprint:variant:)`'s, the pipeline's rule: an
 /// edited file or an edited variant is simply never hit again (and is swept), and the CLI and
 /// the server share every layer. The calling thread waits while layers that must wait (disk,
 /// network) run on two threads of the renderer's own.
@@ -18,9 +18,12 @@ import DarkroomCore
 /// outputs[0].layer  // .rendered the first time, .memory or .disk after
 /// ```
 public struct CachingRenderer: Sendable {
+    /// Renders the targets that miss every cache layer.
     public var renderer: VariantRenderer
+    /// The layers asked before rendering, and where every render is stored (none by default).
     public var caches: CacheLayers
 
+    /// Creates a renderer that asks `caches` first and renders what misses with `renderer`.
     public init(renderer: VariantRenderer, caches: CacheLayers = .none) {
         self.renderer = renderer
         self.caches = caches
@@ -31,10 +34,15 @@ public struct CachingRenderer: Sendable {
 
     /// One output, with the layer that produced it.
     public struct Output: Sendable {
+        /// The target's name (the variant name).
         public var name: String
+        /// The target's identifier (chain + encoder settings), as in its cache key.
         public var identifier: String
+        /// The encoded bytes.
         public var bytes: [UInt8]
+        /// The format the bytes are in.
         public var format: ImageFormat
+        /// The cache layer that answered, or ``ImageResponse/CacheLayer/rendered`` when rendered now.
         public var layer: Layer
     }
 

@@ -5,7 +5,7 @@ import Synchronization
 // MARK: - PurgeFollower
 
 /// Keeps a process's own cache layers in step with purges made through other processes: it
-/// polls the purge log of every shared layer that keeps one (``PurgeLog``) and removes each
+/// polls the purge log of every shared layer that keeps one (`PurgeLog`) and removes each
 /// purged source from the other layers (memory, local disk). When a log lost entries it
 /// empties those layers, which is always safe.
 ///
@@ -18,6 +18,8 @@ import Synchronization
 /// let applied = await follower.poll()     // sources removed since
 /// ```
 public final class PurgeFollower: Sendable {
+    /// The layers followed: the purge logs among them are read, and the purges they list are
+    /// applied to the others.
     public let caches: CacheLayers
     private let logger: Logger
     /// The layers that keep a purge log, with their index.
@@ -30,6 +32,8 @@ public final class PurgeFollower: Sendable {
     /// that stays down is logged once, not at every poll.
     private let reportedDown = Mutex<Set<Int>>([])
 
+    /// Creates a follower for the purge logs among `caches`; nothing is read until ``start()``
+    /// or ``poll()``. `logger` reports logs that cannot be read, and their recovery.
     public init(caches: CacheLayers, logger: Logger = Logger(label: "darkroom.purge")) {
         self.caches = caches
         self.logger = logger

@@ -19,11 +19,15 @@ import Glibc
 /// let bytes = try source.read()
 /// ```
 public struct SourceReference: Sendable {
+    /// The stable key the source's renders are stored and purged under (for a file, its
+    /// absolute, symlink-free path).
     public var key: String
     /// Changes whenever the content may have changed (file size, modification time, inode).
     public var fingerprint: String
     private let reader: @Sendable () throws -> [UInt8]
 
+    /// Creates a reference keyed `key` whose current content has `fingerprint`; `read` is
+    /// called to load the bytes, only when some target misses every cache.
     public init(key: String, fingerprint: String, read: @escaping @Sendable () throws -> [UInt8]) {
         self.key = key
         self.fingerprint = fingerprint
@@ -34,7 +38,7 @@ public struct SourceReference: Sendable {
     public func read() throws -> [UInt8] { try reader() }
 
     /// A file: the key is its absolute, symlink-free path; the fingerprint comes from `stat`.
-    /// - Throws: ``DarkroomError/io(path:detail:)`` naming `path` when it cannot be examined.
+    /// - Throws: `DarkroomError/io(path:detail:)` naming `path` when it cannot be examined.
     public static func file(_ path: String, maxBytes: Int = DecodeLimits.defaultMaxInputBytes) throws -> SourceReference {
         var info = stat()
         guard stat(path, &info) == 0 else { throw DarkroomError.io(path: path, detail: FileBytes.errnoText(errno)) }

@@ -14,8 +14,8 @@ extension Registry {
     ///
     /// | kind | keys | layer |
     /// | --- | --- | --- |
-    /// | `memory` | `capacity`, `after-purge` | ``EncodedImageMemoryCache`` (this process) |
-    /// | `disk` | `path`, `limit`, `max-age` | ``DiskCache`` (shared by processes, kept across restarts) |
+    /// | `memory` | `capacity`, `after-purge` | `EncodedImageMemoryCache` (this process) |
+    /// | `disk` | `path`, `limit`, `max-age` | `DiskCache` (shared by processes, kept across restarts) |
     ///
     /// The disk folder is `$DARKROOM_CACHE_DIR`, else `path`, else `$XDG_CACHE_HOME/darkroom`,
     /// else `~/.cache/darkroom`.

@@ -23,12 +23,12 @@ extension ImagePipeline {
     ///
     /// - Parameters:
     ///   - directory: the `filters.d/` folder, read alone (see
-    ///     ``ConfigLoader/load(directory:filters:writableFormats:)``).
+    ///     `ConfigLoader/load(directory:filters:writableFormats:)`).
     ///   - fileRoot: the folder relative locations are read from; `nil` serves no files.
     ///   - registry: the codecs, filters and cache and source kinds (``Registry/standard`` by
     ///     default; register your modules' filters in it first).
     /// - Throws: ``ConfigurationError`` listing every error of the folder, of its cache and
-    ///   source tables, or of a layer that cannot be opened; ``DarkroomError/io(path:detail:)``
+    ///   source tables, or of a layer that cannot be opened; `DarkroomError/io(path:detail:)`
     ///   when `fileRoot` is not a folder.
     public convenience init(directory: String, fileRoot: String? = nil, registry: Registry = .standard) throws {
         let configuration = ConfigLoader.load(

@@ -27,11 +27,12 @@ import CoreMetrics
 /// let dog = try await task.response
 /// ```
 ///
-/// Render cache keys are ``CacheKey/rendered(sourceKey:fingerprint:variant:)``'s, as the
+/// Render cache keys are `CacheKey/rendered(sourceKey:fingerprint:variant:)`'s, as the
 /// CLI's: the source key, the target identifier and `@` the source's fingerprint. Sources
 /// without a fingerprint (HTTP) are keyed without one, so their renders are reused until the
 /// layers evict or expire them.
 public final class ImagePipeline: Sendable {
+    /// The configuration the pipeline was created with: registry, variants, caches and limits.
     public let configuration: Configuration
     let core: PipelineCore
     private let targets: [String: PreparedTarget]
@@ -45,6 +46,9 @@ public final class ImagePipeline: Sendable {
     /// Follows the shared layers' purge logs, when there are any (released with the pipeline).
     private let purgeFollower: PurgeFollower?
 
+    /// Creates a pipeline from `configuration`: starts its threads and, when a shared layer
+    /// keeps a purge log and ``ImagePipeline/Configuration/purgePollInterval`` is above zero,
+    /// follows that log.
     public init(configuration: Configuration) {
         self.configuration = configuration
         self.hasImmediateLayer = configuration.caches.hasImmediateLayer
@@ -98,13 +102,13 @@ public final class ImagePipeline: Sendable {
     // MARK: - Purging
 
     /// Removes every cached render (and kept original) of `location` from every layer; a
-    /// shared layer that keeps a ``PurgeLog`` passes the purge on to the other servers.
+    /// shared layer that keeps a `PurgeLog` passes the purge on to the other servers.
     /// Returns the source's key and, per layer, how many entries went or why it could not.
     ///
     /// ```swift
     /// let (key, results) = try await pipeline.removeCachedImages(for: "https://example.com/cat.jpg")
     /// ```
-    /// - Throws: ``DarkroomError`` when no source takes `location`.
+    /// - Throws: `DarkroomError` when no source takes `location`.
     public func removeCachedImages(for location: String) async throws
         -> (sourceKey: String, removed: [(layer: String, removed: Result<Int, any Error>)])
     {
@@ -117,7 +121,7 @@ public final class ImagePipeline: Sendable {
     // MARK: - Requests
 
     /// One variant of one location.
-    /// - Throws: the source's, decoder's, filter's or encoder's ``DarkroomError``;
+    /// - Throws: the source's, decoder's, filter's or encoder's `DarkroomError`;
     ///   `CancellationError` when the calling task is cancelled.
     public func image(for location: String, variant: String, priority: ImagePriority = .normal) async throws -> ImageResponse {
         let target = try prepared(named: variant)

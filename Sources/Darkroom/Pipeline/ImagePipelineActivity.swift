@@ -8,9 +8,15 @@ extension ImagePipeline {
     /// print(activity.queuedDownloads, activity.activeProcessing)
     /// ```
     public struct Activity: Sendable, Equatable {
+        /// Source fetches waiting for a download slot.
         public var queuedDownloads: Int
+        /// Source fetches holding a download slot (at most
+        /// ``ImagePipeline/Configuration/maximumActiveDownloads``).
         public var activeDownloads: Int
+        /// Decode, filter and encode work waiting for a processing slot.
         public var queuedProcessing: Int
+        /// Decode, filter and encode work holding a processing slot (at most
+        /// ``ImagePipeline/Configuration/maximumActiveProcessing``).
         public var activeProcessing: Int
         /// Render jobs in flight (requests for equal renders share one).
         public var renderJobs: Int

@@ -63,7 +63,7 @@ extension ImagePipeline {
         /// Counts decodes, filter runs and encodes (for tests and diagnostics).
         public var counters: StageCounters?
         /// How often, in seconds, the pipeline reads the purge log of its shared layers
-        /// (``PurgeLog``) to drop sources purged through other servers from its own layers
+        /// (`PurgeLog`) to drop sources purged through other servers from its own layers
         /// (default 0.25; `nil` never: then only this process's purges apply to its layers).
         public var purgePollInterval: Double?
         /// Seconds past its freshness a render may still be served when revalidating its
@@ -75,7 +75,7 @@ extension ImagePipeline {
         public var maximumFreshness: Int?
 
         /// A configuration over explicit targets and caches (by default one memory layer of
-        /// 100 MB, ``CacheLayers/memory()``).
+        /// 100 MB, `CacheLayers/memory()`).
         public init(registry: Registry, targets: [RenderTarget] = [], caches: CacheLayers = .memory()) {
             self.registry = registry
             self.variants = Dictionary(targets.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })

@@ -8,7 +8,16 @@
 /// task.priority = .veryHigh   // the cell scrolled into view: its queued work moves ahead
 /// ```
 public enum ImagePriority: Int, Sendable, Hashable, Comparable, CaseIterable, CustomStringConvertible {
-    case veryLow = 0, low, normal, high, veryHigh
+    /// The lowest priority: runs when nothing more urgent is queued.
+    case veryLow = 0
+    /// Below the default.
+    case low
+    /// The default priority of a request.
+    case normal
+    /// Above the default.
+    case high
+    /// The highest priority: queued work runs before all other.
+    case veryHigh
 
     public static func < (lhs: ImagePriority, rhs: ImagePriority) -> Bool { lhs.rawValue < rhs.rawValue }
 

@@ -21,13 +21,18 @@ public struct ImageRequest: Sendable {
         case original
     }
 
+    /// Where the source is: a path, URL or other location a registered source can load.
     public var location: String
+    /// Which rendition of the source to return.
     public var variant: Variant
+    /// How urgently the request's work runs (``ImagePriority/normal`` by default).
     public var priority: ImagePriority
-    /// Also return the decoded ``Image`` when the bytes come from a cache (it is always returned
+    /// Also return the decoded `Image` when the bytes come from a cache (it is always returned
     /// when the pipeline renders now). Costs a decode; default `false`.
     public var wantsImage: Bool
 
+    /// Creates a request for `variant` of the source at `location`; `wantsImage` also asks for
+    /// the decoded pixels when the bytes come from a cache.
     public init(location: String, variant: Variant, priority: ImagePriority = .normal, wantsImage: Bool = false) {
         self.location = location
         self.variant = variant

@@ -21,6 +21,7 @@ public struct ImageResponse: Sendable {
             self.rawValue = rawValue
         }
 
+        /// The layer named `name` (a `[caches.NAME]` table's name).
         public init(_ name: String) {
             self.rawValue = name
         }
@@ -41,13 +42,18 @@ public struct ImageResponse: Sendable {
         public var description: String { rawValue }
     }
 
+    /// The requested location, as in ``ImageRequest/location``.
     public var location: String
     /// The variant's name (`"original"` for the source's own bytes).
     public var variant: String
+    /// The encoded bytes, ready to serve.
     public var bytes: [UInt8]
+    /// The format the bytes are in.
     public var format: ImageFormat
     /// The decoded pixels of ``bytes`` when rendered now or asked for with ``ImageRequest/wantsImage``.
     public var image: Image?
+    /// Where the bytes came from: the cache layer that answered,
+    /// ``ImageResponse/CacheLayer/rendered`` or ``ImageResponse/CacheLayer/source``.
     public var cacheLayer: CacheLayer
     /// `true` when the source failed and these bytes are the configured fallback image rendered
     /// through the requested variant.
@@ -59,6 +65,8 @@ public struct ImageResponse: Sendable {
     /// more. `nil` when the source said nothing (files, origins without freshness).
     public var freshness: Int?
 
+    /// Creates a response of `bytes` in `format` for `variant` of `location`, answered by
+    /// `cacheLayer`; ``freshness`` starts as `nil`.
     public init(
         location: String, variant: String, bytes: [UInt8], format: ImageFormat, image: Image? = nil,
         cacheLayer: CacheLayer, isFallback: Bool = false, fallbackError: (any Error)? = nil

@@ -15,6 +15,7 @@ import DarkroomCore
 /// let response = try await task.response
 /// ```
 public final class ImageTask: @unchecked Sendable {  // mutable state guarded by the pipeline lock
+    /// The request this task runs, as submitted (its priority is the starting one: see ``priority``).
     public let request: ImageRequest
     private let core: PipelineCore
     private var currentPriority: ImagePriority

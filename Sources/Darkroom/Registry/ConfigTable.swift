@@ -23,8 +23,11 @@ public struct ConfigTable: Sendable {
     public let kind: String
     /// The table, with a location for each key.
     public let node: ConfigNode
+    /// The environment variables, for secrets a table names by variable (the process's own
+    /// by default).
     public let environment: [String: String]
 
+    /// Creates the view of the table `node`, `[SECTION.NAME]`, of kind `kind`.
     public init(
         section: String = "caches", name: String, kind: String, node: ConfigNode,
         environment: [String: String] = ProcessInfo.processInfo.environment
@@ -114,12 +117,15 @@ public struct ConfigTable: Sendable {
 /// catch let error as ConfigurationError { error.diagnostics.forEach { print($0) } }
 /// ```
 public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
+    /// The errors, each with its `file:line`, in the order found.
     public var diagnostics: [Diagnostic]
 
+    /// An error carrying `diagnostics`.
     public init(_ diagnostics: [Diagnostic]) {
         self.diagnostics = diagnostics
     }
 
+    /// An error carrying the single `diagnostic`.
     public init(_ diagnostic: Diagnostic) {
         self.diagnostics = [diagnostic]
     }

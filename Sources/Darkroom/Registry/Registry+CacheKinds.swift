@@ -8,6 +8,7 @@ import FoundationEssentials
 /// its tables may have (declared as data, so unknown keys are refused and `darkroom list`
 /// shows them) and the factory that builds a layer from a table.
 public struct CacheKind: Sendable {
+    /// The name a table selects it by (`type = "<name>"`, or the table's own name).
     public let name: String
     /// The keys its tables may have besides `type` and `originals`.
     public let keys: [String]

@@ -15,7 +15,7 @@ extension Registry {
     /// let (filters, encoding) = try registry.chain(parsing: "aspect-fit(width=300,height=300)>webp(quality=75)")
     /// FilterChain(filters).identifier   // "aspect-fit(height=300,…,width=300)"
     /// ```
-    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` (`name` "chain") for an
+    /// - Throws: `DarkroomError/invalidArgument(name:value:expected:)` (`name` "chain") for an
     ///   empty filter, a `>` inside a filter's arguments, or bad encoder settings; the filter's
     ///   own error for an unknown filter or a bad argument.
     public func chain(parsing text: String) throws -> (filters: [any ImageFilter], encoding: VariantEncoding?) {

@@ -8,7 +8,7 @@ extension Registry {
     /// ```swift
     /// let image = try Registry.standard.decode(bytes)   // upright RGBA8
     /// ```
-    /// - Throws: ``DarkroomError`` — limits are checked from the header before any
+    /// - Throws: `DarkroomError` — limits are checked from the header before any
     ///   pixel memory is allocated.
     public func decode(_ bytes: [UInt8], options: DecodeOptions = DecodeOptions()) throws -> Image {
         try decodeWithHeader(bytes, options: options).image
@@ -25,14 +25,14 @@ extension Registry {
 
     /// The decoder that reads `header` and the options to decode with: `base` (orientation,
     /// limits, colour handling) with `sizeHint` in the decoder's canonical form
-    /// (``ImageDecoder/canonicalSizeHint(for:options:)``), so that every render asking for the
+    /// (`ImageDecoder/canonicalSizeHint(for:options:)`), so that every render asking for the
     /// same scale decodes the same pixels and can share them.
     ///
     /// ```swift
     /// let (decoder, options) = try registry.canonicalDecode(header, sizeHint: PixelSize(width: 448, height: 448))
     /// let image = try decoder.decode(bytes, header: header, options: options)
     /// ```
-    /// - Throws: ``DarkroomError/unsupportedFormat(_:reason:)`` when no decoder reads it.
+    /// - Throws: `DarkroomError/unsupportedFormat(_:reason:)` when no decoder reads it.
     public func canonicalDecode(
         _ header: ImageHeader, sizeHint: PixelSize?, options base: DecodeOptions = DecodeOptions()
     ) throws -> (decoder: any ImageDecoder, options: DecodeOptions) {

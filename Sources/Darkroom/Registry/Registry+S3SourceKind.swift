@@ -11,7 +11,7 @@ extension Registry {
     ]
 
     /// Registers the source kinds the standard registry knows besides files and http:
-    /// `s3` (``S3Source``: `s3://BUCKET/KEY` from S3 or an S3-compatible store).
+    /// `s3` (`S3Source`: `s3://BUCKET/KEY` from S3 or an S3-compatible store).
     ///
     /// ```toml
     /// [sources.s3]

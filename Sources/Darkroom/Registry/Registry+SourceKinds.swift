@@ -6,8 +6,9 @@ import FoundationEssentials
 
 /// A kind of source a `[sources.NAME]` table may select with `type`: its name, the keys its
 /// tables may have, and the factory that builds the source (which then answers the
-/// locations it ``ImageSource/canLoad(_:)``, usually by scheme: `s3://…`).
+/// locations it `ImageSource/canLoad(_:)`, usually by scheme: `s3://…`).
 public struct SourceKind: Sendable {
+    /// The name a table selects it by (`type = "<name>"`, or the table's own name).
     public let name: String
     /// The keys its tables may have besides `type`.
     public let keys: [String]
@@ -21,7 +22,7 @@ public struct SourceKind: Sendable {
 // MARK: - Source kinds
 
 extension Registry {
-    /// The kind `[sources.http]` configures: its table is read into ``HTTPSourceSettings`` and
+    /// The kind `[sources.http]` configures: its table is read into `HTTPSourceSettings` and
     /// the HTTP source is registered by whoever accepts remote sources (the server without
     /// `--no-remote`, the CLI for URL inputs), so it is known here but never built here.
     public static let httpSourceKind = "http"

@@ -46,7 +46,7 @@ extension Registry {
     /// let pipeline = ImagePipeline(configuration: .init(registry: registry, targets: targets))
     /// let avatar = try await pipeline.image(for: "cats/tom.jpg", variant: "avatar")
     /// ```
-    /// - Throws: ``DarkroomError/io(path:detail:)`` when `fileRoot` is not a folder.
+    /// - Throws: `DarkroomError/io(path:detail:)` when `fileRoot` is not a folder.
     public static func standard(fileRoot: String, http: HTTPSourceSettings? = HTTPSourceSettings()) throws -> Registry {
         var registry = standard
         registry.register(source: try FileSource(root: fileRoot))

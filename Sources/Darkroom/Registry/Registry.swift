@@ -59,7 +59,7 @@ public struct Registry: Sendable {
         filterOrigins[schema.name] = origin
     }
 
-    /// Registers a ``DeclaredFilter`` type.
+    /// Registers a `DeclaredFilter` type.
     ///
     /// ```swift
     /// registry.register(filter: VignetteFilter.self, origin: "MyFilters")
@@ -71,7 +71,7 @@ public struct Registry: Sendable {
     // MARK: - Choosing
 
     /// The first decoder that accepts `header`.
-    /// - Throws: ``DarkroomError/unsupportedFormat(_:reason:)`` when none does.
+    /// - Throws: `DarkroomError/unsupportedFormat(_:reason:)` when none does.
     public func decoder(for header: ImageHeader, options: DecodeOptions) throws -> any ImageDecoder {
         guard let decoder = decoders.first(where: { $0.canDecode(header, options: options) }) else {
             throw DarkroomError.unsupportedFormat(
@@ -81,7 +81,7 @@ public struct Registry: Sendable {
     }
 
     /// The first source that accepts `location`.
-    /// - Throws: ``DarkroomError/noComponent(kind:detail:)`` when none does.
+    /// - Throws: `DarkroomError/noComponent(kind:detail:)` when none does.
     public func source(for location: String) throws -> any ImageSource {
         guard let source = sources.first(where: { $0.canLoad(location) }) else {
             throw DarkroomError.noComponent(
@@ -91,7 +91,7 @@ public struct Registry: Sendable {
     }
 
     /// The first encoder that writes `format`.
-    /// - Throws: ``DarkroomError/unsupportedFormat(_:reason:)`` when none does.
+    /// - Throws: `DarkroomError/unsupportedFormat(_:reason:)` when none does.
     public func encoder(for format: ImageFormat) throws -> any ImageEncoder {
         guard let encoder = encoders.first(where: { $0.format == format }) else {
             let writable = ImageFormat.allCases.filter { f in encoders.contains { $0.format == f } }
@@ -102,7 +102,7 @@ public struct Registry: Sendable {
     }
 
     /// Builds a filter from its text form, e.g. `"aspect-fill(height=128,width=128)"`.
-    /// - Throws: ``DarkroomError`` for an unknown filter (naming the nearest known one) or a bad argument.
+    /// - Throws: `DarkroomError` for an unknown filter (naming the nearest known one) or a bad argument.
     public func filter(parsing text: String) throws -> any ImageFilter {
         let spec = try FilterSpec(parsing: text)
         guard let schema = filters[spec.name] else {

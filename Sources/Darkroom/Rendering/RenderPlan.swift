@@ -14,7 +14,7 @@ import DarkroomCore
 ///    that decoder's canonical form (``Registry/canonicalDecode(_:sizeHint:options:)``), so a
 ///    target comes out the same whichever targets it is planned with;
 /// 3. groups targets needing the same decode (``decodes``, in order of first appearance);
-/// 4. names each chain prefix (``prefixKeys(of:)``: equal prefixes are computed once per decode)
+/// 4. names each chain prefix (``prefixKeys(of:)-method``: equal prefixes are computed once per decode)
 ///    and each encode (the target's identifier: equal ones are encoded once);
 /// 5. keys each render (``cacheKey(of:sourceKey:fingerprint:)``, the one rule) and picks the
 ///    output format (``outputFormat(for:source:image:registry:)``).
@@ -27,19 +27,24 @@ import DarkroomCore
 public struct RenderPlan: Sendable {
     /// One decode of the source and the targets (indices into ``targets``) that use it.
     public struct Decode: Sendable {
+        /// The decoder the registry picked for the source's format.
         public let decoder: any ImageDecoder
+        /// The decode options in the decoder's canonical form, with the shared size hint.
         public let options: DecodeOptions
+        /// The indices into the plan's ``RenderPlan/targets`` of the targets that use this decode.
         public let targets: [Int]
     }
 
+    /// The source's header the plan was worked out from.
     public let header: ImageHeader
+    /// The targets to render, in the order given.
     public let targets: [RenderTarget]
     /// The decodes, each once, in the order their first target appears.
     public let decodes: [Decode]
 
     /// Plans `targets`; `decoding` carries orientation, limits and colour handling (its size
     /// hint is each target's own).
-    /// - Throws: ``DarkroomError`` for a header over the limits, an unreadable format, or a
+    /// - Throws: `DarkroomError` for a header over the limits, an unreadable format, or a
     ///   target whose output its encoder could not write.
     public init(
         header: ImageHeader, targets: [RenderTarget], registry: Registry, decoding: DecodeOptions = DecodeOptions()
@@ -104,10 +109,10 @@ public struct RenderPlan: Sendable {
     // MARK: - Refusing early
 
     /// Refuses, before anything is decoded, a target whose output its encoder could not write
-    /// (``ImageEncoder/checkWritable(_:)``): a 1×100,000,000 image kept whole as a PNG used to
+    /// (`ImageEncoder/checkWritable(_:)`): a 1×100,000,000 image kept whole as a PNG used to
     /// be decoded for seconds and a gigabyte first. Targets whose output size or format depends
     /// on the pixels are left to the encoder.
-    /// - Throws: ``DarkroomError/outputTooLarge(_:width:height:limit:)``.
+    /// - Throws: `DarkroomError/outputTooLarge(_:width:height:limit:)`.
     public static func checkWritable(
         _ target: RenderTarget, header: ImageHeader, decoding: DecodeOptions, registry: Registry
     ) throws {

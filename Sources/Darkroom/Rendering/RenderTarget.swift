@@ -13,17 +13,21 @@ import DarkroomFilters
 ///                               encoding: VariantEncoding(format: .png))
 /// ```
 public struct RenderTarget: Sendable {
+    /// The target's name (the variant name), for logs and results.
     public var name: String
+    /// The filters applied to the decoded source, in order.
     public var chain: FilterChain
+    /// The output format and encoder settings.
     public var encoding: VariantEncoding
 
+    /// Creates a target named `name` that applies `chain` and encodes with `encoding`.
     public init(name: String, chain: FilterChain, encoding: VariantEncoding) {
         self.name = name
         self.chain = chain
         self.encoding = encoding
     }
 
-    /// A target whose chain is written as typed steps (``FilterStep``): the same identifiers,
+    /// A target whose chain is written as typed steps (`FilterStep`): the same identifiers,
     /// and so the same cache keys, as the string form in `filters.d/`.
     /// - Throws: the first step's argument error.
     public init(name: String, filters: [FilterStep], encoding: VariantEncoding = VariantEncoding()) throws {

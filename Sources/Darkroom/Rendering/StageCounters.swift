@@ -21,6 +21,7 @@ public final class StageCounters: Sendable {
 
     private let state = Mutex(State())
 
+    /// Creates counters that all start at zero.
     public init() {}
 
     /// Decodes performed.

@@ -21,18 +21,21 @@ import DarkroomCore
 /// let outputs = try renderer.render(bytes, targets: configuration.variants.map(RenderTarget.init))
 /// ```
 public struct VariantRenderer: Sendable {
+    /// The decoders, encoders and filters rendering uses.
     public var registry: Registry
     /// Orientation, limits and colour handling for every decode (each target's plan sets the
     /// size hint).
     public var decoding: DecodeOptions
 
+    /// Creates a renderer that decodes and encodes with `registry`'s codecs; `decoding` sets
+    /// orientation, limits and colour handling for every decode.
     public init(registry: Registry, decoding: DecodeOptions = DecodeOptions()) {
         self.registry = registry
         self.decoding = decoding
     }
 
     /// Renders every target; results are in the order of `targets`.
-    /// - Throws: the first ``DarkroomError`` (bad input, limits, filter or encoder failure).
+    /// - Throws: the first `DarkroomError` (bad input, limits, filter or encoder failure).
     public func render(_ bytes: [UInt8], targets: [RenderTarget], counters: StageCounters? = nil) throws -> [RenderedVariant] {
         try decoding.limits.check(byteCount: bytes.count)
         let header = try ImageProbe.probe(bytes)

@@ -14,6 +14,8 @@ import Synchronization
 /// let responses = try BlockingWait.run { try await pipeline.images(for: url, variants: ["thumbnail"]) }
 /// ```
 public enum BlockingWait {
+    /// Runs `work` in a detached task (on `executor` when given) and blocks the calling thread
+    /// until it ends: returns its value or rethrows its error.
     public static func run<Value: Sendable>(
         on executor: (any TaskExecutor)? = nil, _ work: @escaping @Sendable () async throws -> Value
     ) throws -> Value {

@@ -12,7 +12,7 @@ import FoundationEssentials
 /// try await layer.store(CachedImage(bytes: png, format: .png), for: key)
 /// ```
 extension DiskCache: ImageCache {
-    /// The entry for `key` as a ``CachedImage``; an entry of unknown format is a miss.
+    /// The entry for `key` as a `CachedImage`; an entry of unknown format is a miss.
     public func value(for key: CacheKey) -> CachedImage? {
         guard let entry = entry(for: key), let format = entry.format else { return nil }
         return CachedImage(
@@ -21,7 +21,7 @@ extension DiskCache: ImageCache {
     }
 
     /// Stores `image` (a render or an original with its metadata).
-    /// - Throws: ``DarkroomError/io(path:detail:)`` when the entry cannot be written.
+    /// - Throws: `DarkroomError/io(path:detail:)` when the entry cannot be written.
     public func store(_ image: CachedImage, for key: CacheKey) throws {
         let entry = DiskCacheEntry(
             bytes: image.bytes, format: image.format, contentType: image.contentType, etag: image.etag,

@@ -19,7 +19,7 @@ extension DiskCache: KeyValueCache {
         lookUp(DiskCacheAddress(opaqueKey: key))
     }
 
-    /// Stores `value`; a failure to store is not reported (see ``DiskCache/store(_:for:)``).
+    /// Stores `value`; a failure to store is not reported (see ``DiskCache/store(_:for:)-(DiskCacheEntry,_)``).
     public func insert(_ value: DiskCacheEntry, forKey key: String) {
         try? write(value, at: DiskCacheAddress(opaqueKey: key))
     }

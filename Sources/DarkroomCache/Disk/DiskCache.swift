@@ -73,9 +73,9 @@ import Darwin
 /// Counters: hits and misses accumulate in memory and are added to `stats` under `flock`
 /// every 32 lookups, on ``flush()``, on ``statistics`` and when the cache is deinitialised.
 ///
-/// ## Plain string keys (``KeyValueCache``)
-/// The primary API takes ``CacheKey`` because the layout needs the source, and
-/// ``CacheKey/string`` cannot be split back (a source may contain `|`). The ``KeyValueCache``
+/// ## Plain string keys (`KeyValueCache`)
+/// The primary API takes `CacheKey` because the layout needs the source, and
+/// `CacheKey/string` cannot be split back (a source may contain `|`). The `KeyValueCache`
 /// conformance takes opaque strings, as that protocol promises, hashes them and keeps them in
 /// one group of their own: ``removeAll()``, ``removeValue(forKey:)`` and ``sweep()`` reach
 /// them, ``removeAll(forSource:salt:)`` does not.
@@ -105,9 +105,9 @@ public final class DiskCache: Sendable {
     ///   - limit: the size bound in bytes, or `nil`.
     ///   - sweepTarget: the fraction of `limit` a sweep trims to, in (0, 1].
     ///   - maxAge: the age after which an entry is no longer served, or `nil`.
-    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` for a bad setting,
-    ///   ``DarkroomError/io(path:detail:)`` if the folder cannot be created, or if it holds
-    ///   files that are not a Darkroom cache's (see ``DiskCacheFolderClaim``: the cache deletes
+    /// - Throws: `DarkroomError/invalidArgument(name:value:expected:)` for a bad setting,
+    ///   `DarkroomError/io(path:detail:)` if the folder cannot be created, or if it holds
+    ///   files that are not a Darkroom cache's (see `DiskCacheFolderClaim`: the cache deletes
     ///   files in its folder, so it only takes an empty folder or one that is already its own).
     public init(directory: String, limit: Int? = nil, sweepTarget: Double = 0.8, maxAge: TimeInterval? = nil) throws {
         if let limit, limit <= 0 {
@@ -191,7 +191,7 @@ public final class DiskCache: Sendable {
 
     /// Stores `entry` for `key`, replacing any previous entry atomically. Callers may ignore
     /// the error: a failed store leaves the previous entry (or none), never a partial one.
-    /// - Throws: ``DarkroomError/io(path:detail:)`` naming the entry path.
+    /// - Throws: `DarkroomError/io(path:detail:)` naming the entry path.
     public func store(_ entry: DiskCacheEntry, for key: CacheKey) throws {
         try write(entry, at: DiskCacheAddress(key))
     }

@@ -32,6 +32,8 @@ public struct DiskCacheEntry: Sendable, Equatable {
     /// cache's own `maxAge` is measured from.
     public var created: Date
 
+    /// Creates an entry holding `bytes`; the HTTP fields default to `nil` (renders need none)
+    /// and `created` to now.
     public init(
         bytes: [UInt8],
         format: ImageFormat? = nil,

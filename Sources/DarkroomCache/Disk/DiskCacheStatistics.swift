@@ -13,11 +13,16 @@
 /// print("\(stats.entries) entries, \(stats.bytes) bytes, hit rate \(stats.hitRate)")
 /// ```
 public struct DiskCacheStatistics: Sendable, Equatable {
+    /// Entries in the folder.
     public var entries: Int
+    /// Size in bytes of the folder's entry files, headers included.
     public var bytes: Int
+    /// Lookups that found an entry, by every process that has used the folder.
     public var hits: Int
+    /// Lookups that found nothing, by every process that has used the folder.
     public var misses: Int
 
+    /// Creates statistics with the given counts.
     public init(entries: Int, bytes: Int, hits: Int, misses: Int) {
         self.entries = entries
         self.bytes = bytes
@@ -53,6 +58,7 @@ public struct DiskCacheSweepResult: Sendable, Equatable {
     /// Bytes left after the sweep.
     public var remainingBytes = 0
 
+    /// A result with every count zero, filled in by the sweep.
     public init() {}
 }
 
@@ -64,13 +70,15 @@ public struct DiskCacheSweepResult: Sendable, Equatable {
 /// for group in cache.sources() { print(group.source ?? group.sourceDigest, group.entries) }
 /// ```
 public struct DiskCacheSourceSummary: Sendable, Equatable {
-    /// The group folder's name: ``CacheKey/sourceDigest``.
+    /// The group folder's name: `CacheKey/sourceDigest`.
     public var sourceDigest: String
     /// The source key, or `nil` for the group of plain string keys (stored through
-    /// ``KeyValueCache``) or when the group's `source` file is missing.
+    /// `KeyValueCache`) or when the group's `source` file is missing.
     public var source: String?
     /// The salt the entries were stored with, when ``source`` is known.
     public var salt: Int?
+    /// Entries in the group.
     public var entries: Int
+    /// Size in bytes of the group's entry files.
     public var bytes: Int
 }

@@ -9,7 +9,7 @@ import DarkroomCore
 /// CacheKey(source: "/photos/cat.jpg", variant: "grayscale>png").persistentName  // 64 hex digits
 /// ```
 extension CacheKey {
-    /// SHA-256 of ``string``, lower-case hex: the name used on disk and in ETags.
+    /// SHA-256 of `string`, lower-case hex: the name used on disk and in ETags.
     public var persistentName: String { CacheKey.sha256Hex(string) }
 
     /// SHA-256 of the source key alone: the folder all of a source's entries live under.

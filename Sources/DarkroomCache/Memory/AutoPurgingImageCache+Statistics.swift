@@ -26,6 +26,7 @@ extension AutoPurgingImageCache {
         /// Bytes of pixels held now.
         public var bytes: Int
 
+        /// Creates statistics with the given counters and contents.
         public init(hits: Int, misses: Int, insertions: Int, evictions: Int, rejections: Int, entries: Int, bytes: Int) {
             self.hits = hits
             self.misses = misses

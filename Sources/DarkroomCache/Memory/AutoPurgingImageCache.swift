@@ -6,7 +6,7 @@ import Synchronization
 /// An in-memory image cache bounded by the bytes of its pixels, purging the least recently
 /// accessed images when it fills up — the contract of AlamofireImage's cache of the same name.
 ///
-/// - **Cost.** An image costs its ``DarkroomCore/Image/byteCount`` (`width * height * 4`).
+/// - **Cost.** An image costs its `DarkroomCore/Image/byteCount` (`width * height * 4`).
 /// - **Purging.** When an insert takes ``memoryUsage`` past ``memoryCapacity``, the least
 ///   recently accessed images are removed until usage is at most
 ///   ``preferredMemoryUsageAfterPurge``. The image just inserted is never purged by its own
@@ -19,7 +19,7 @@ import Synchronization
 ///   ``removeImages(forSource:)`` drops every variant of one source in time proportional to
 ///   their number. An entry's source is the `source:` argument of
 ///   ``add(_:withIdentifier:source:)``, the `source` of ``add(_:for:withIdentifier:)``, or
-///   ``CacheKey/source`` for ``add(_:forKey:)``. Entries stored through ``KeyValueCache``'s
+///   `CacheKey/source` for ``add(_:forKey:)``. Entries stored through `KeyValueCache`'s
 ///   ``insert(_:forKey:)`` have no source.
 /// - **Threads.** Every method may be called from any thread; one `Mutex` guards the state,
 ///   and every operation under it is O(1) except removing a source's entries (O(entries
@@ -78,8 +78,11 @@ public final class AutoPurgingImageCache: KeyValueCache, Sendable {
     /// ```swift
     /// cache.add(image, withIdentifier: "avatar-42", source: "/users/42.png")
     /// ```
-    /// - Parameter source: the source the image was rendered from, for
-    ///   ``removeImages(forSource:)``; `nil` for none.
+    /// - Parameters:
+    ///   - image: the decoded image; its byte count is its cost.
+    ///   - identifier: the key it is found by (a variant's identifier and its source, say).
+    ///   - source: the source the image was rendered from, for
+    ///     ``removeImages(forSource:)``; `nil` for none.
     public func add(_ image: Image, withIdentifier identifier: String, source: String? = nil) {
         let cost = image.byteCount
         let capacity = memoryCapacity
@@ -174,16 +177,16 @@ public final class AutoPurgingImageCache: KeyValueCache, Sendable {
 
     // MARK: - KeyValueCache
 
-    /// ``image(withIdentifier:)`` under the ``KeyValueCache`` name.
+    /// ``image(withIdentifier:)`` under the `KeyValueCache` name.
     public func value(forKey key: String) -> Image? { image(withIdentifier: key) }
 
-    /// ``add(_:withIdentifier:source:)`` with no source, under the ``KeyValueCache`` name.
+    /// ``add(_:withIdentifier:source:)`` with no source, under the `KeyValueCache` name.
     public func insert(_ value: Image, forKey key: String) { add(value, withIdentifier: key) }
 
-    /// ``removeImage(withIdentifier:)`` under the ``KeyValueCache`` name.
+    /// ``removeImage(withIdentifier:)`` under the `KeyValueCache` name.
     public func removeValue(forKey key: String) { removeImage(withIdentifier: key) }
 
-    /// ``removeAllImages()`` under the ``KeyValueCache`` name.
+    /// ``removeAllImages()`` under the `KeyValueCache` name.
     public func removeAll() { removeAllImages() }
 
     // MARK: - Internals for tests

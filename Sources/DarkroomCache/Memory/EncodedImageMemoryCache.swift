@@ -4,7 +4,7 @@ import Synchronization
 // MARK: - EncodedImage
 
 /// Encoded image bytes and their format: what is served over HTTP or written to a file (the
-/// name this module used before cache layers shared ``CachedImage``).
+/// name this module used before cache layers shared `CachedImage`).
 public typealias EncodedImage = CachedImage
 
 // MARK: - EncodedImageMemoryCache
@@ -12,7 +12,7 @@ public typealias EncodedImage = CachedImage
 /// The memory layer for rendered, **encoded** variants (cost = encoded bytes), with the same
 /// auto-purging contract as ``AutoPurgingImageCache``: past `memoryCapacity`, least-recently
 /// accessed entries go until usage is at most `preferredMemoryUsageAfterPurge`. Keyed by
-/// ``CacheKey`` so a source's entries can be purged together. Thread-safe.
+/// `CacheKey` so a source's entries can be purged together. Thread-safe.
 ///
 /// ```swift
 /// let memory = EncodedImageMemoryCache(memoryCapacity: 100 << 20, preferredMemoryUsageAfterPurge: 60 << 20)
@@ -22,7 +22,10 @@ public typealias EncodedImage = CachedImage
 public final class EncodedImageMemoryCache: KeyValueCache, Sendable {
     public typealias Value = EncodedImage
 
+    /// The most encoded bytes held before a purge starts (100 MiB by default); a value larger
+    /// than this alone is not stored.
     public let memoryCapacity: Int
+    /// The encoded bytes a purge brings usage down to (60 MiB by default).
     public let preferredMemoryUsageAfterPurge: Int
 
     /// Entries are keyed by the ``CacheKey`` itself, not its text: a hit hashes the key's
@@ -54,8 +57,11 @@ public final class EncodedImageMemoryCache: KeyValueCache, Sendable {
 
     public func value(for key: CacheKey) -> EncodedImage? { lookup(.rendered(key)) }
 
+    /// Stores `value` under `key`, grouped by the key's source, purging least-recently accessed
+    /// entries when usage passes ``memoryCapacity``.
     public func insert(_ value: EncodedImage, for key: CacheKey) { store(value, .rendered(key), group: key.source) }
 
+    /// Removes the entry for `key`; returns whether there was one.
     @discardableResult
     public func remove(_ key: CacheKey) -> Bool { state.withLock { $0.store.removeValue(forKey: .rendered(key)) } != nil }
 
@@ -72,6 +78,8 @@ public final class EncodedImageMemoryCache: KeyValueCache, Sendable {
 
     // MARK: - Statistics
 
+    /// The entries and encoded bytes held now, and the lookups that hit and missed and the
+    /// entries purged since the cache was created.
     public var statistics: (entries: Int, bytes: Int, hits: Int, misses: Int, evictions: Int) {
         state.withLock { ($0.store.count, $0.store.totalCost, $0.hits, $0.misses, $0.evictions) }
     }

@@ -24,18 +24,29 @@ import DarkroomCore
 /// type = "memcached"               # a kind a module registered
 /// ```
 public struct CacheSettings: Sendable, Hashable {
+    /// The settings of a `memory` layer: an in-memory cache of encoded images bounded by size.
     public struct Memory: Sendable, Hashable {
+        /// `capacity`: the size in bytes past which the cache purges (default 100 MB).
         public var capacity = 100 * 1024 * 1024
+        /// `after-purge`: the size in bytes a purge trims the cache down to (default 60 MB, or
+        /// 60 % of a smaller ``capacity``); a table may not set it above ``capacity``.
         public var afterPurge = 60 * 1024 * 1024
+        /// The default settings: a 100 MB capacity, purged down to 60 MB.
         public init() {}
     }
 
+    /// The settings of a `disk` layer: a cache folder shared by processes, bounded by size and age.
     public struct Disk: Sendable, Hashable {
         /// `nil` = the default folder (`$DARKROOM_CACHE_DIR`, else `~/.cache/darkroom`).
         public var path: String?
+        /// `limit`: the size in bytes past which the least recently used entries are swept;
+        /// `nil` = no bound.
         public var limit: Int?
+        /// `max-age`: the age in seconds after which an entry is a miss and is swept; `nil` = no bound.
         public var maxAge: Double?
+        /// `originals = true`: the layer also keeps fetched originals of remote sources.
         public var storesOriginals = false
+        /// Settings with no bounds, in the default folder, not keeping originals.
         public init() {}
     }
 
@@ -46,11 +57,14 @@ public struct CacheSettings: Sendable, Hashable {
     /// Every `[caches.*]` table, in the order written.
     public var tables: [CacheTableSpec] = []
 
+    /// Settings with the default `memory` layer, no `disk` layer and no tables.
     public init() {}
 
     /// The keys every cache table may have, whatever its kind.
     public static let commonKeys = ["type", "originals"]
+    /// The keys a `memory` table may have besides ``commonKeys``.
     public static let memoryKeys = ["capacity", "after-purge"]
+    /// The keys a `disk` table may have besides ``commonKeys``.
     public static let diskKeys = ["path", "limit", "max-age"]
 
     /// Reads the `caches` section, reporting every problem with its file and line.
@@ -96,6 +110,8 @@ public struct CacheTableSpec: Sendable, Hashable {
     /// `originals = true`: the layer also keeps fetched originals of remote sources.
     public var storesOriginals: Bool
 
+    /// Creates the spec of the table `name`, a layer of kind `kind` configured by `node`;
+    /// `storesOriginals` is its `originals` setting.
     public init(name: String, kind: String, node: ConfigNode, storesOriginals: Bool = false) {
         self.name = name
         self.kind = kind

@@ -20,10 +20,14 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         case warning
     }
 
+    /// Whether the problem left something out (``Severity/error``) or is only a warning.
     public var severity: Severity
+    /// Where the offending element was written.
     public var location: SourceLocation
+    /// What is wrong, as printed after `file:line: `.
     public var message: String
 
+    /// Creates a diagnostic of `severity` (an error unless given) at `location`.
     public init(_ severity: Severity = .error, at location: SourceLocation, _ message: String) {
         self.severity = severity
         self.location = location
@@ -40,10 +44,13 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         Diagnostic(.warning, at: location, message)
     }
 
+    /// The file's name as it was given to the loader.
     public var file: String { location.file }
     /// 1-based line; `0` = the file as a whole.
     public var line: Int { location.line }
+    /// 1-based column in Unicode scalars, when known; never printed.
     public var column: Int? { location.column }
+    /// Whether this is an error rather than a warning.
     public var isError: Bool { severity == .error }
 
     /// `file:line: message`, or `file:line: warning: message`.

@@ -10,12 +10,15 @@
 /// here.description // "filters.d/20-avatars.toml:2"
 /// ```
 public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The file's name (or path) as it was given to the loader.
     public var file: String
     /// 1-based line; `0` = the whole file.
     public var line: Int
     /// 1-based column in Unicode scalars, when known.
     public var column: Int?
 
+    /// Creates a location in `file` at 1-based `line` (`0` for the whole file) and, when known,
+    /// 1-based `column`.
     public init(file: String, line: Int, column: Int? = nil) {
         self.file = file
         self.line = line

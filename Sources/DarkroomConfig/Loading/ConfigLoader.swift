@@ -35,7 +35,7 @@ import DarkroomCore
 /// ```
 /// - `filters`: an array whose elements are tables with a `filter` key (the other keys are the
 ///   filter's arguments) or spec strings in identifier syntax. Arguments are validated against
-///   the filter's ``FilterSchema``.
+///   the filter's `FilterSchema`.
 /// - `format`: `jpeg`, `png`, `gif`, `webp`, `avif`, `heif`, `tiff`, `bmp`, `tga` (or an
 ///   alias such as `jpg`), or `auto`. Without a format (or with `auto`) the output has the
 ///   source's format, chosen at render time (``VariantEncoding``).
@@ -61,6 +61,7 @@ public enum ConfigLoader {
 
     /// Reads every `*.toml` file of `directory` in byte-wise name order.
     /// - Parameters:
+    ///   - directory: the `filters.d/` folder; its `*.toml` files are read in name order.
     ///   - filters: the filter catalogue, by name (the registry's schemas).
     ///   - writableFormats: the formats some encoder writes (the registry's); a variant's
     ///     `format` naming another is an error at its line. `nil` accepts every known format.
@@ -270,9 +271,12 @@ public enum ConfigLoader {
 
 /// One configuration text and the name it is reported under.
 public struct ConfigSource: Sendable, Hashable {
+    /// The name diagnostics report the text under, usually the file's path.
     public var name: String
+    /// The TOML text itself.
     public var text: String
 
+    /// Creates a source of TOML `text` reported as `name`.
     public init(name: String, text: String) {
         self.name = name
         self.text = text

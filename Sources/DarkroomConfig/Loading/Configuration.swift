@@ -45,6 +45,8 @@ public struct Configuration: Sendable {
     /// wrong, ``httpSourceSettings`` holds the default instead: check this before fetching.
     public let sourceErrors: [Diagnostic]
 
+    /// Creates a configuration from its parts, as the loader does; the variants are sorted by
+    /// name, and every part left out is empty or the defaults.
     public init(
         variants: [ResolvedVariant], diagnostics: [Diagnostic], files: [String], unresolvedVariants: [String] = [],
         unresolvedReasons: [String: Diagnostic] = [:], reservedSections: [String: [String: ConfigNode]] = [:],
@@ -85,8 +87,11 @@ public struct Configuration: Sendable {
 
     // MARK: - Diagnostics
 
+    /// The error ``diagnostics``, in reading order.
     public var errors: [Diagnostic] { diagnostics.filter(\.isError) }
+    /// The warning ``diagnostics``, in reading order.
     public var warnings: [Diagnostic] { diagnostics.filter { !$0.isError } }
+    /// Whether any diagnostic is an error: something was left out, so do not serve from it.
     public var hasErrors: Bool { diagnostics.contains(where: \.isError) }
 
     // MARK: - Sharing work

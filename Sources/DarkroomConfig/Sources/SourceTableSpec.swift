@@ -1,7 +1,7 @@
 // MARK: - SourceTableSpec
 
 /// One `[sources.NAME]` table: a source of the given kind (its `type`, else its name),
-/// configured by the table. `[sources.http]` is read by ``HTTPSourceSettings``; tables of other
+/// configured by the table. `[sources.http]` is read by `HTTPSourceSettings`; tables of other
 /// kinds are built by the source kinds a registry knows (`registry.register(sourceKind:)`).
 ///
 /// ```toml
@@ -10,12 +10,14 @@
 /// bucket = "photos"
 /// ```
 public struct SourceTableSpec: Sendable, Hashable {
+    /// The table's name (`photos` for `[sources.photos]`).
     public var name: String
     /// Its `type`, else its name.
     public var kind: String
     /// The table itself, with `file:line` for each key.
     public var node: ConfigNode
 
+    /// Creates the spec of the table `name`, a source of kind `kind` configured by `node`.
     public init(name: String, kind: String, node: ConfigNode) {
         self.name = name
         self.kind = kind

@@ -12,11 +12,13 @@
 /// }
 /// ```
 public struct ConfigNode: Sendable, Hashable {
+    /// The value itself; tables and arrays hold further nodes.
     public var value: ConfigValue
     /// Where the value (for a table: its header or first mention; for an array element: the
     /// element itself) was written.
     public var location: SourceLocation
 
+    /// Creates a node holding `value`, written at `location`.
     public init(_ value: ConfigValue, at location: SourceLocation) {
         self.value = value
         self.location = location
@@ -24,6 +26,7 @@ public struct ConfigNode: Sendable, Hashable {
 
     // MARK: - Reading
 
+    /// The string, or `nil` when this is not a string (dates are not strings here).
     public var string: String? {
         if case let .string(v) = value { return v }
         return nil
@@ -48,16 +51,19 @@ public struct ConfigNode: Sendable, Hashable {
         }
     }
 
+    /// The boolean, or `nil` when this is not one.
     public var boolean: Bool? {
         if case let .boolean(v) = value { return v }
         return nil
     }
 
+    /// The elements, or `nil` when this is not an array.
     public var array: [ConfigNode]? {
         if case let .array(v) = value { return v }
         return nil
     }
 
+    /// The members by key, or `nil` when this is not a table.
     public var table: [String: ConfigNode]? {
         if case let .table(v) = value { return v }
         return nil
@@ -86,13 +92,19 @@ public struct ConfigNode: Sendable, Hashable {
 
 /// The TOML value kinds. Dates and times are kept as the text TOML prints for them.
 public enum ConfigValue: Sendable, Hashable {
+    /// A TOML string, escapes already resolved.
     case string(String)
+    /// A TOML integer.
     case integer(Int)
+    /// A TOML float.
     case float(Double)
+    /// A TOML boolean.
     case boolean(Bool)
     /// A TOML date, time or date-time, as text (`1979-05-27T07:32:00Z`).
     case dateTime(String)
+    /// A TOML array, each element with its own location.
     case array([ConfigNode])
+    /// A TOML table (or inline table): its members by key.
     case table([String: ConfigNode])
 
     /// The kind's name for messages: "a string", "an integer", "a table", …

@@ -18,6 +18,7 @@ import DarkroomCore
 /// small.base             // "avatar"
 /// ```
 public struct ResolvedVariant: Sendable {
+    /// The variant's name: `NAME` in `[variants.NAME]`.
     public let name: String
     /// The variant's own `description` (never inherited from its base).
     public let description: String?
@@ -33,6 +34,7 @@ public struct ResolvedVariant: Sendable {
     /// Earlier definitions of the same name that a later file replaced, in reading order.
     public let overrides: [SourceLocation]
 
+    /// Creates a resolved variant from its parts, as the loader does once bases are resolved.
     public init(
         name: String, description: String?, chain: FilterChain, encoding: VariantEncoding, base: String?,
         definedAt: SourceLocation, overrides: [SourceLocation]

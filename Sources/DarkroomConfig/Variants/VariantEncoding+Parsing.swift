@@ -11,7 +11,7 @@ extension VariantEncoding {
     /// let encoding = try VariantEncoding(parsing: "jpeg(progressive=true,quality=85)")
     /// encoding.identifier   // "jpeg(progressive=true,quality=85)"
     /// ```
-    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` naming the unknown
+    /// - Throws: `DarkroomError/invalidArgument(name:value:expected:)` naming the unknown
     ///   format, the unknown setting (with the nearest known one) or the value out of range.
     public init(parsing text: String) throws {
         let spec: FilterSpec

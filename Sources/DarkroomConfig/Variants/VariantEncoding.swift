@@ -7,7 +7,7 @@ import DarkroomCore
 /// chosen at render time.
 ///
 /// The ``identifier`` is part of the variant's cache key:
-/// - with a format, it is ``EncodeOptions/identifier`` (only the settings that apply to the
+/// - with a format, it is `EncodeOptions/identifier` (only the settings that apply to the
 ///   format, defaults filled in): `png(compression=6)`, `jpeg(progressive=false,quality=80)`;
 /// - without one, it is `auto(…)` listing the settings given, minus those equal to the
 ///   default of every format (`progressive=false`, `lossless=false`, `compression=6`,
@@ -34,6 +34,8 @@ public struct VariantEncoding: Sendable, Hashable {
     /// AVIF: encoder speed 0…10.
     public var speed: Int?
 
+    /// Creates encoder settings; every one left `nil` is unset (inherited from a base, else the
+    /// format's default), and a `nil` `format` is the source's.
     public init(
         format: ImageFormat? = nil, quality: Int? = nil, progressive: Bool? = nil,
         compression: Int? = nil, lossless: Bool? = nil, speed: Int? = nil

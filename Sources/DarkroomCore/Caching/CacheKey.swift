@@ -30,11 +30,16 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     /// does not recompile one of them keeps the old salt (seen with `cache purge`).
     public static var currentSalt: Int { 6 }
 
+    /// The source's key, e.g. a file path or URL; purges by source match it.
     public var source: String
     /// The variant identifier, or `""` for the original source bytes.
     public var variant: String
+    /// The version of Darkroom's pixel algorithms the render was made with (``currentSalt``
+    /// unless the key is built for an older one): keys with different salts never match.
     public var salt: Int
 
+    /// Builds the key of `variant` (`""` for the original bytes) of the source keyed `source`,
+    /// under `salt` (the current one by default).
     public init(source: String, variant: String, salt: Int = CacheKey.currentSalt) {
         self.source = source
         self.variant = variant

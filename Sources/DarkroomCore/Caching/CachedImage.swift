@@ -14,10 +14,13 @@
 public struct CachedImage: Sendable, Hashable {
     /// The encoded bytes, exactly as rendered or fetched.
     public var bytes: [UInt8]
+    /// The format the bytes are encoded in.
     public var format: ImageFormat
     /// What the origin said about the bytes (originals only); `nil` for renders.
     public var origin: Origin?
 
+    /// Builds a cached value from encoded `bytes` in `format`; the other parameters become its
+    /// ``origin`` metadata, which is `nil` when all of them are (the default, for a bare render).
     public init(
         bytes: [UInt8], format: ImageFormat, contentType: String? = nil, etag: String? = nil,
         lastModified: String? = nil, maxAge: Int? = nil, storedAt: Double? = nil
@@ -45,12 +48,18 @@ public struct CachedImage: Sendable, Hashable {
 
     /// The metadata of a fetched original (immutable).
     public final class Origin: Sendable, Hashable {
+        /// The origin's media type (`Content-Type`), when it sent one.
         public let contentType: String?
+        /// The origin's entity tag, verbatim (quotes included), when it sent one.
         public let etag: String?
+        /// The origin's `Last-Modified` header text, when it sent one.
         public let lastModified: String?
+        /// The origin's `Cache-Control: max-age`, in seconds, when it sent one.
         public let maxAge: Int?
+        /// When the value was stored, in seconds since 1970; `nil` when the layer does not keep it.
         public let storedAt: Double?
 
+        /// Builds the metadata from what the origin said; each value is `nil` when it was not given.
         public init(contentType: String?, etag: String?, lastModified: String?, maxAge: Int?, storedAt: Double?) {
             self.contentType = contentType
             self.etag = etag

@@ -80,9 +80,12 @@ extension ImageCache {
 /// A cache layer's answer to an operation it cannot do (e.g. a purge by source on a store
 /// that cannot list keys).
 public struct CacheOperationUnsupported: Error, CustomStringConvertible, Sendable {
+    /// The operation the layer cannot do, e.g. `"purge by source"`.
     public var operation: String
+    /// The name of the cache layer's type.
     public var cache: String
 
+    /// Builds the error for `operation` refused by the layer named `cache`.
     public init(operation: String, cache: String) {
         self.operation = operation
         self.cache = cache
@@ -100,5 +103,6 @@ public struct CacheOperationUnsupported: Error, CustomStringConvertible, Sendabl
 /// struct StoreError: CacheLayerError { var isTimeout: Bool }
 /// ```
 public protocol CacheLayerError: Error {
+    /// Whether the layer gave up waiting for its store (counted as a `timeout`, not an `error`).
     var isTimeout: Bool { get }
 }

@@ -16,6 +16,7 @@
 /// let hit = cache.value(forKey: "avatar/42")
 /// ```
 public protocol KeyValueCache<Value>: Sendable {
+    /// The type of the cached values, e.g. a decoded ``Image`` or encoded bytes.
     associatedtype Value: Sendable
 
     /// The cached value, or `nil` on a miss.

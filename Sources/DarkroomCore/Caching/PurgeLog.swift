@@ -40,6 +40,8 @@ public struct PurgeLogPage: Sendable, Hashable {
     /// The purged sources' keys; `nil` when the log lost some: drop everything local.
     public var sources: [String]?
 
+    /// Builds a page: `position` to ask from next, and the purged `sources`, or `nil` when the log
+    /// lost some.
     public init(position: UInt64, sources: [String]?) {
         self.position = position
         self.sources = sources

@@ -12,9 +12,13 @@
 /// let displayP3 = CICPColor(primaries: 12, transfer: 13).profile   // Display P3
 /// ```
 public struct CICPColor: Sendable, Hashable {
+    /// The colour-primaries code point (H.273), e.g. 1 for BT.709/sRGB, 9 for BT.2020, 12 for Display P3.
     public var primaries: Int
+    /// The transfer-characteristics code point (H.273), e.g. 13 for sRGB, 16 for PQ, 18 for HLG.
     public var transfer: Int
 
+    /// Builds the description from the `colr` box's colour-primaries and transfer-characteristics
+    /// code points.
     public init(primaries: Int, transfer: Int) {
         self.primaries = primaries
         self.transfer = transfer

@@ -27,14 +27,18 @@ public struct ICCProfile: Sendable, Equatable {
 
     /// A CIE XYZ triple (D50-adapted, as ICC colorants are).
     public struct XYZ: Sendable, Equatable {
+        /// The X, Y and Z components, relative to a white of Y = 1.
         public var x: Double, y: Double, z: Double
+        /// Builds the triple from its X, Y and Z components.
         public init(_ x: Double, _ y: Double, _ z: Double) { (self.x, self.y, self.z) = (x, y, z) }
     }
 
+    /// What the profile's device values are, and how they map to the D50 connection space.
     public let colorSpace: ColorSpace
     /// The profile's `desc` text (`Adobe RGB (1998)`, `Display P3`), when it has one.
     public let description: String?
 
+    /// Builds a profile from its colour space and an optional `desc` text (`nil` by default).
     public init(colorSpace: ColorSpace, description: String? = nil) {
         self.colorSpace = colorSpace
         self.description = description

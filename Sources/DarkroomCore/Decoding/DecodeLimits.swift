@@ -18,6 +18,8 @@ public struct DecodeLimits: Sendable, Hashable {
     /// Images whose header claims more pixels than this are refused without being decoded.
     public var maxPixels: Int
 
+    /// Builds limits of `maxInputBytes` input bytes and `maxPixels` pixels (width × height); the
+    /// defaults are ``defaultMaxInputBytes`` (100 MiB) and ``defaultMaxPixels`` (100 megapixels).
     public init(maxInputBytes: Int = defaultMaxInputBytes, maxPixels: Int = defaultMaxPixels) {
         self.maxInputBytes = maxInputBytes
         self.maxPixels = maxPixels

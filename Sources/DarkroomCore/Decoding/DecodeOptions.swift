@@ -19,6 +19,8 @@ public struct DecodeOptions: Sendable, Hashable {
     /// What to do with an embedded ICC profile (default: convert the pixels to sRGB).
     public var colorProfiles: ColorProfileHandling
 
+    /// Builds decode options; by default the image is decoded at full size, upright, within the
+    /// default ``DecodeLimits``, with an embedded profile converted to sRGB.
     public init(
         sizeHint: PixelSize? = nil, appliesOrientation: Bool = true, limits: DecodeLimits = DecodeLimits(),
         colorProfiles: ColorProfileHandling = .convertToSRGB

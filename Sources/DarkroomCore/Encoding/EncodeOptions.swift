@@ -17,6 +17,7 @@
 /// EncodeOptions(format: .webp, lossless: true).identifier // "webp(lossless=true)"
 /// ```
 public struct EncodeOptions: Sendable, Hashable {
+    /// The format to encode to; it decides which of the other settings apply.
     public var format: ImageFormat
     /// Lossy quality, 1…100. `nil` = the format's default.
     public var quality: Int?
@@ -29,6 +30,8 @@ public struct EncodeOptions: Sendable, Hashable {
     /// AVIF: encoder speed 0 (slowest, smallest) … 10 (fastest). `nil` = 6.
     public var speed: Int?
 
+    /// Builds settings for `format`; a `nil` or omitted setting takes the format's default (see
+    /// ``EncodeOptions``), and settings that do not apply to `format` are ignored.
     public init(
         format: ImageFormat, quality: Int? = nil, progressive: Bool = false,
         compressionLevel: Int? = nil, lossless: Bool = false, speed: Int? = nil

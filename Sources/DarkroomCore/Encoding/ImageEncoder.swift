@@ -21,6 +21,8 @@ public protocol ImageEncoder: Sendable {
     /// The format this encoder writes.
     var format: ImageFormat { get }
 
+    /// Encodes `image` with `options` (whose `format` is this encoder's ``format``) and returns
+    /// the file's bytes; throws for out-of-range options or when the encode fails.
     func encode(_ image: Image, options: EncodeOptions) throws -> [UInt8]
 
     /// The largest width and height this encoder writes; `nil` for no limit of its own.

@@ -11,21 +11,33 @@
 public struct FilterArgument: Sendable, Hashable {
     /// The type and the allowed values of an argument.
     public enum Kind: Sendable, Hashable {
+        /// A whole number within the range.
         case integer(ClosedRange<Int>)
+        /// A finite number, fractional or not, within the range.
         case number(ClosedRange<Double>)
+        /// `true` or `false`.
         case boolean
+        /// A colour: `#rgb`, `#rrggbb`, `#rrggbbaa` or a name such as `white` or `transparent`.
         case color
+        /// One of the listed lower-case words, matched regardless of case.
         case choice([String])
+        /// Any non-empty text.
         case text
     }
 
+    /// The argument's name, as written in a chain and in the filter's identifier, e.g. `sigma`.
     public var name: String
+    /// The argument's type and allowed values.
     public var kind: Kind
     /// `nil` means the argument is required.
     public var defaultValue: FilterValue?
+    /// The unit shown after the range in messages and docs, e.g. `px`; `nil` for none.
     public var unit: String?
+    /// A short description for `darkroom list` and the docs.
     public var summary: String
 
+    /// Declares an argument; a `nil` `defaultValue` (the default) makes it required, and `unit`
+    /// is `nil` for a unitless value.
     public init(name: String, kind: Kind, default defaultValue: FilterValue? = nil, unit: String? = nil, summary: String) {
         self.name = name
         self.kind = kind
@@ -34,6 +46,7 @@ public struct FilterArgument: Sendable, Hashable {
         self.summary = summary
     }
 
+    /// Whether the argument must be given, i.e. it has no ``defaultValue``.
     public var isRequired: Bool { defaultValue == nil }
 
     /// What a valid value looks like, e.g. `"an integer 1…16384 px"`.
@@ -105,9 +118,14 @@ public struct FilterArgument: Sendable, Hashable {
 
 /// A raw argument value as written in a config file or on the command line, before validation.
 public enum FilterInput: Sendable, Hashable, CustomStringConvertible {
+    /// An integer, e.g. `128`; also accepted where a number is declared.
     case integer(Int)
+    /// A number, e.g. `0.5`; a whole one is also accepted where an integer is declared.
     case number(Double)
+    /// A boolean, `true` or `false`.
     case boolean(Bool)
+    /// Text: the only input a colour, choice or text argument accepts; integer, number and
+    /// boolean arguments parse it.
     case text(String)
 
     public var description: String {

@@ -17,6 +17,8 @@ public struct FilterChain: Sendable {
     /// The separator between filter identifiers.
     public static let separator = "|"
 
+    /// The filters in the order they are applied, consecutive duplicates of idempotent filters
+    /// already collapsed.
     public let filters: [any ImageFilter]
 
     /// Builds a chain, collapsing consecutive duplicates of idempotent filters.
@@ -32,6 +34,7 @@ public struct FilterChain: Sendable {
     /// An empty chain (the image unchanged).
     public static let empty = FilterChain([])
 
+    /// Whether the chain has no filters (it leaves the image unchanged).
     public var isEmpty: Bool { filters.isEmpty }
 
     /// The filters' identifiers joined by ``separator``; `""` for the empty chain.

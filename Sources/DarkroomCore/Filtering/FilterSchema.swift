@@ -10,14 +10,19 @@
 /// blur.identifier // "blur(sigma=4)"
 /// ```
 public struct FilterSchema: Sendable {
+    /// The filter's name, as written in chains and at the start of its identifier, e.g. `blur`.
     public let name: String
+    /// A one-line description of what the filter does, for `darkroom list` and the docs.
     public let summary: String
+    /// The arguments the filter declares; empty when it takes none.
     public let arguments: [FilterArgument]
     /// Applying the filter twice in a row gives the same result as once, so consecutive
     /// duplicates in a chain collapse (e.g. `grayscale`, `circle`, `aspect-fill` to one size).
     public let isIdempotent: Bool
     private let factory: @Sendable (FilterArguments) throws -> any ImageFilter
 
+    /// Builds a schema from its parts; `factory` builds the filter from arguments already
+    /// validated against `arguments` (a ``DeclaredFilter`` type uses ``FilterSchema/init(_:)`` instead).
     public init(
         name: String, summary: String, arguments: [FilterArgument], isIdempotent: Bool,
         factory: @escaping @Sendable (FilterArguments) throws -> any ImageFilter
@@ -93,20 +98,30 @@ public struct FilterSchema: Sendable {
 /// Validated argument values of one filter, defaults filled in. Typed accessors trap only on a
 /// programming error (asking for an argument the schema does not declare, or the wrong type).
 public struct FilterArguments: Sendable, Hashable {
+    /// The name of the filter the values belong to.
     public let filter: String
+    /// Every declared argument's value by argument name, defaults included.
     public let values: [String: FilterValue]
 
+    /// Builds the arguments of the filter named `filter` from already-validated `values`.
     public init(filter: String, values: [String: FilterValue]) {
         self.filter = filter
         self.values = values
     }
 
+    /// The value of argument `name` as an integer; traps when it is undeclared or not a whole number.
     public func int(_ name: String) -> Int { value(name).intValue ?? mistyped(name, "integer") }
+    /// The value of argument `name` as a number (an integer converts); traps when it is undeclared
+    /// or not numeric.
     public func double(_ name: String) -> Double { value(name).doubleValue ?? mistyped(name, "number") }
+    /// The value of argument `name` as a boolean; traps when it is undeclared or not a boolean.
     public func bool(_ name: String) -> Bool { value(name).boolValue ?? mistyped(name, "boolean") }
+    /// The value of argument `name` as a colour; traps when it is undeclared or not a colour.
     public func color(_ name: String) -> RGBA { value(name).colorValue ?? mistyped(name, "colour") }
+    /// The word or text of argument `name`; traps when it is undeclared or not a choice or text.
     public func string(_ name: String) -> String { value(name).stringValue ?? mistyped(name, "text") }
 
+    /// The value of argument `name`; traps when the schema does not declare it.
     public func value(_ name: String) -> FilterValue {
         guard let value = values[name] else { preconditionFailure("\(filter) declares no argument '\(name)'") }
         return value
@@ -120,7 +135,7 @@ public struct FilterArguments: Sendable, Hashable {
 // MARK: - DeclaredFilter
 
 /// A filter whose arguments are declared as data. Its ``ImageFilter/identifier`` is derived
-/// from the declaration and the stored ``arguments`` — implementations do not write one.
+/// from the declaration and the stored ``arguments-property`` — implementations do not write one.
 ///
 /// ```swift
 /// struct Negate: DeclaredFilter {
@@ -134,9 +149,14 @@ public struct FilterArguments: Sendable, Hashable {
 /// }
 /// ```
 public protocol DeclaredFilter: ImageFilter {
+    /// The filter's name, as written in chains and at the start of its identifier, e.g. `blur`.
     static var name: String { get }
+    /// A one-line description of what the filter does, for `darkroom list` and the docs.
     static var summary: String { get }
+    /// The arguments the filter declares; empty when it takes none.
     static var arguments: [FilterArgument] { get }
+    /// Whether applying the filter twice in a row gives the same result as once, so that
+    /// consecutive duplicates in a chain collapse.
     static var isIdempotent: Bool { get }
     /// `true` when the output always has the input's size (colour changes, blurs, masks,
     /// mirrors); the default is `false`. Gives ``ImageFilter/outputSize(forInputSize:)``.
@@ -145,6 +165,8 @@ public protocol DeclaredFilter: ImageFilter {
     /// The validated arguments this instance was built with.
     var arguments: FilterArguments { get }
 
+    /// Builds the filter from arguments validated against its declaration, defaults filled in;
+    /// throws when they do not make a usable filter.
     init(arguments: FilterArguments) throws
 }
 

@@ -9,14 +9,21 @@
 /// spec.arguments // [("height", .text("128")), ("width", .text("128"))]
 /// ```
 public struct FilterSpec: Sendable, Hashable {
+    /// The filter's name, e.g. `aspect-fill`.
     public var name: String
+    /// The arguments in the order written, not yet validated.
     public var arguments: [Argument]
 
+    /// One `key=value` argument as written.
     public struct Argument: Sendable, Hashable {
+        /// The argument's name, e.g. `width`.
         public var name: String
+        /// The raw value; a parsed spec holds it as unescaped text.
         public var value: FilterInput
     }
 
+    /// Builds a spec from a filter name and its `(name, value)` argument pairs in order (none by
+    /// default).
     public init(name: String, arguments: [(String, FilterInput)] = []) {
         self.name = name
         self.arguments = arguments.map { Argument(name: $0.0, value: $0.1) }

@@ -7,9 +7,13 @@
 /// FilterValue.color(RGBA(r: 255, g: 0, b: 0)).canonicalText // "#ff0000ff"
 /// ```
 public enum FilterValue: Sendable, Hashable, CustomStringConvertible {
+    /// A whole number.
     case integer(Int)
+    /// A number, whole or fractional.
     case number(Double)
+    /// `true` or `false`.
     case boolean(Bool)
+    /// A colour with alpha, 8 bits per channel.
     case color(RGBA)
     /// One of a fixed set of words (e.g. a gravity).
     case choice(String)
@@ -34,6 +38,8 @@ public enum FilterValue: Sendable, Hashable, CustomStringConvertible {
 
     // MARK: - Accessors
 
+    /// The value as an integer: an integer, or a whole number under 10¹⁵ in magnitude; `nil` for
+    /// anything else.
     public var intValue: Int? {
         switch self {
         case let .integer(v): return v
@@ -42,6 +48,7 @@ public enum FilterValue: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The value as a number: a number, or an integer converted; `nil` for anything else.
     public var doubleValue: Double? {
         switch self {
         case let .integer(v): return Double(v)
@@ -50,16 +57,19 @@ public enum FilterValue: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The boolean, or `nil` for any other kind of value.
     public var boolValue: Bool? {
         if case let .boolean(v) = self { return v }
         return nil
     }
 
+    /// The colour, or `nil` for any other kind of value.
     public var colorValue: RGBA? {
         if case let .color(v) = self { return v }
         return nil
     }
 
+    /// The word of a choice or the text of a text value; `nil` for any other kind of value.
     public var stringValue: String? {
         switch self {
         case let .choice(v), let .text(v): return v

@@ -2,7 +2,7 @@
 
 /// The image file formats Darkroom knows about.
 ///
-/// Formats are always detected from the bytes (``ImageFormat/detect(_:)``); file
+/// Formats are always detected from the bytes (``ImageFormat/detect(_:)-([UInt8])``); file
 /// extensions are only used to choose an *output* format.
 ///
 /// ```swift
@@ -10,14 +10,23 @@
 /// ImageFormat.png.mimeType          // "image/png"
 /// ```
 public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// JPEG (`.jpg`), `image/jpeg`.
     case jpeg
+    /// PNG, `image/png`.
     case png
+    /// GIF, `image/gif`.
     case gif
+    /// WebP, lossy or lossless, `image/webp`.
     case webp
+    /// AVIF: AV1-coded images in a HEIF container, `image/avif`.
     case avif
+    /// HEIF, usually HEVC-coded (`.heic`), `image/heif`.
     case heif
+    /// TIFF, `image/tiff`.
     case tiff
+    /// Windows bitmap (BMP or DIB), `image/bmp`.
     case bmp
+    /// Truevision TGA, `image/x-tga`.
     case tga
 
     /// The name used in messages: "JPEG", "PNG", …

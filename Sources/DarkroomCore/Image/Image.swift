@@ -17,7 +17,9 @@ public struct Image: Sendable, Equatable {
     /// Bytes per pixel: always 4 (RGBA8).
     public static let bytesPerPixel = 4
 
+    /// The width in pixels; always positive.
     public let width: Int
+    /// The height in pixels; always positive.
     public let height: Int
     /// `width * height * 4` bytes, RGBA, straight alpha. (Settable inside DarkroomCore only, so
     /// that a conversion can rewrite a buffer it owns in place, e.g. ``SRGBConversion``.)
@@ -78,6 +80,7 @@ public struct Image: Sendable, Equatable {
 
     // MARK: - Reading
 
+    /// The width and height as a ``PixelSize``.
     public var size: PixelSize { PixelSize(width: width, height: height) }
 
     /// Bytes in one row: `width * 4`.
@@ -135,11 +138,16 @@ public struct Image: Sendable, Equatable {
 
 /// One straight-alpha RGBA8 pixel.
 public struct RGBA: Sendable, Hashable, CustomStringConvertible {
+    /// The red channel, 0…255.
     public var r: UInt8
+    /// The green channel, 0…255.
     public var g: UInt8
+    /// The blue channel, 0…255.
     public var b: UInt8
+    /// The opacity, 0 (transparent) … 255 (opaque); the colour channels are not premultiplied by it.
     public var a: UInt8
 
+    /// Builds a pixel from its channels; `a` defaults to 255 (opaque).
     public init(r: UInt8, g: UInt8, b: UInt8, a: UInt8 = 255) {
         self.r = r
         self.g = g

@@ -7,9 +7,12 @@
 /// // 256×192
 /// ```
 public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
+    /// The width in pixels.
     public var width: Int
+    /// The height in pixels.
     public var height: Int
 
+    /// Builds a size of `width` × `height` pixels; the values are not checked.
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height

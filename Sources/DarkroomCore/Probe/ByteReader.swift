@@ -8,37 +8,46 @@
 /// let width = ByteReader(raw).u32le(18)   // nil when the data is shorter
 /// ```
 public struct ByteReader {
+    /// The buffer read from; the reader neither owns nor copies it, so it must outlive the reader.
     public let bytes: UnsafeRawBufferPointer
 
+    /// Wraps `bytes` without copying them.
     public init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
+    /// The number of bytes in the buffer.
     public var count: Int { bytes.count }
 
+    /// The byte at offset `at`; `nil` outside the buffer.
     public func u8(_ at: Int) -> Int? {
         guard at >= 0, at < bytes.count else { return nil }
         return Int(bytes[at])
     }
 
+    /// The big-endian 16-bit value at offset `at`; `nil` when it does not lie inside the buffer.
     public func u16be(_ at: Int) -> Int? {
         guard at >= 0, at + 2 <= bytes.count else { return nil }
         return Int(bytes[at]) << 8 | Int(bytes[at + 1])
     }
 
+    /// The little-endian 16-bit value at offset `at`; `nil` when it does not lie inside the buffer.
     public func u16le(_ at: Int) -> Int? {
         guard at >= 0, at + 2 <= bytes.count else { return nil }
         return Int(bytes[at]) | Int(bytes[at + 1]) << 8
     }
 
+    /// The little-endian 24-bit value at offset `at`; `nil` when it does not lie inside the buffer.
     public func u24le(_ at: Int) -> Int? {
         guard at >= 0, at + 3 <= bytes.count else { return nil }
         return Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16
     }
 
+    /// The big-endian 32-bit value at offset `at`; `nil` when it does not lie inside the buffer.
     public func u32be(_ at: Int) -> Int? {
         guard at >= 0, at + 4 <= bytes.count else { return nil }
         return Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
     }
 
+    /// The little-endian 32-bit value at offset `at`; `nil` when it does not lie inside the buffer.
     public func u32le(_ at: Int) -> Int? {
         guard at >= 0, at + 4 <= bytes.count else { return nil }
         return Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24
@@ -56,11 +65,15 @@ public struct ByteReader {
         return String(decoding: bytes[at..<at + 4], as: UTF8.self)
     }
 
+    /// The `length` bytes at offset `at`, without copying; `nil` when they do not all lie inside
+    /// the buffer.
     public func slice(_ at: Int, _ length: Int) -> UnsafeRawBufferPointer? {
         guard at >= 0, length >= 0, at + length <= bytes.count else { return nil }
         return UnsafeRawBufferPointer(rebasing: bytes[at..<at + length])
     }
 
+    /// Whether the bytes at offset `at` are the UTF-8 bytes of `prefix`; `false` when they would run
+    /// past the end.
     public func starts(with prefix: String, at: Int) -> Bool {
         let utf8 = Array(prefix.utf8)
         guard at >= 0, at + utf8.count <= bytes.count else { return false }

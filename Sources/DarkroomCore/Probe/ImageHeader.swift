@@ -10,8 +10,11 @@
 /// print(header.format, header.width, header.height, header.orientation)
 /// ```
 public struct ImageHeader: Sendable, Hashable {
+    /// The format detected from the bytes.
     public var format: ImageFormat
+    /// The stored width in pixels, before ``orientation`` is applied.
     public var width: Int
+    /// The stored height in pixels, before ``orientation`` is applied.
     public var height: Int
     /// EXIF orientation; `.up` when the file has none.
     public var orientation: Orientation
@@ -31,6 +34,8 @@ public struct ImageHeader: Sendable, Hashable {
     /// too, so a small `ispe` or image size cannot hide a huge frame.
     public var codedSize: PixelSize?
 
+    /// Builds a header from what a probe read; what it did not learn keeps the defaults: upright,
+    /// alpha and frame count unknown, not progressive, and no ``codedSize`` (set it afterwards).
     public init(
         format: ImageFormat, width: Int, height: Int, orientation: Orientation = .up,
         hasAlpha: Bool? = nil, isProgressive: Bool = false, frameCount: Int? = nil,

@@ -20,6 +20,8 @@ public struct HTTPSourceSettings: Sendable, Hashable {
     public var totalTimeout: Double = 30
     /// A transfer slower than this many bytes per second for ``lowSpeedTime`` seconds is cut.
     public var lowSpeedLimit: Int = 1024
+    /// Seconds a transfer may stay below ``lowSpeedLimit`` before it is cut (rounded up to whole
+    /// seconds).
     public var lowSpeedTime: Double = 10
     /// The largest body accepted, in bytes; a larger one is aborted as soon as it is announced
     /// or received.
@@ -51,6 +53,7 @@ public struct HTTPSourceSettings: Sendable, Hashable {
     /// instead of the system's (a private CA); `nil` = the system's. Names are checked either way.
     public var caFile: String?
 
+    /// Builds the default settings, safe for a server fetching user-supplied URLs (see ``HTTPSourceSettings``).
     public init() {}
 
     // MARK: - Content types
@@ -131,6 +134,8 @@ public struct HTTPSourceSettings: Sendable, Hashable {
         public var maxDelay: Double = 5
         /// A server's `Retry-After` is honoured up to this many seconds (longer = no retry).
         public var maxRetryAfter: Double = 10
+        /// Builds the default policy: 2 retries, 0.2 s doubling to at most 5 s, and `Retry-After`
+        /// honoured up to 10 s.
         public init() {}
     }
 
@@ -138,9 +143,14 @@ public struct HTTPSourceSettings: Sendable, Hashable {
 
     /// Credentials and headers for one host.
     public struct HostSettings: Sendable, Hashable {
+        /// How to authenticate to the host; `nil` sends no credentials.
         public var credentials: Credentials?
+        /// Headers sent to the host, after those in ``HTTPSourceSettings/headers`` (which go to every
+        /// host).
         public var headers: [String: String]
 
+        /// Builds a host's settings: its credentials (none by default) and extra headers (none by
+        /// default).
         public init(credentials: Credentials? = nil, headers: [String: String] = [:]) {
             self.credentials = credentials
             self.headers = headers

@@ -96,6 +96,7 @@ public enum SourceLoadOutcome: Sendable, Hashable {
 public struct SourceData: Sendable, Hashable {
     /// The canonical location, used as the source part of cache keys.
     public var key: String
+    /// The loaded bytes (an encoded image), exactly as the source returned them.
     public var bytes: [UInt8]
     /// The media type the source reported (HTTP `Content-Type`), if any.
     public var contentType: String?
@@ -110,6 +111,8 @@ public struct SourceData: Sendable, Hashable {
     /// store them.
     public var noStore: Bool
 
+    /// Builds loaded data under cache key `key`; the other parameters are what the source said
+    /// about the bytes, and default to nothing known (`nil`, and `noStore` `false`).
     public init(
         key: String, bytes: [UInt8], contentType: String? = nil, etag: String? = nil, lastModified: String? = nil,
         maxAge: Int? = nil, noStore: Bool = false

@@ -23,7 +23,7 @@ public struct BrightnessFilter: DeclaredFilter {
 
     public init(arguments: FilterArguments) { self.arguments = arguments }
 
-    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` outside 0…4.
+    /// - Throws: `DarkroomError/invalidArgument(name:value:expected:)` outside 0…4.
     public init(factor: Double) throws { self = try Self.make([("factor", .number(factor))]) }
 
     var matrix: ColorMatrix { .diagonal(scale: arguments.double("factor"), offset: 0) }

@@ -24,7 +24,7 @@ public struct SepiaFilter: DeclaredFilter {
 
     public init(arguments: FilterArguments) { self.arguments = arguments }
 
-    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` outside 0…1.
+    /// - Throws: `DarkroomError/invalidArgument(name:value:expected:)` outside 0…1.
     public init(intensity: Double = 1) throws { self = try Self.make([("intensity", .number(intensity))]) }
 
     /// The full-strength CSS sepia matrix.

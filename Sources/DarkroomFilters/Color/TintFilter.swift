@@ -30,14 +30,16 @@ public struct TintFilter: DeclaredFilter {
 
     public init(arguments: FilterArguments) { self.arguments = arguments }
 
-    /// - Parameter color: `#rgb`, `#rrggbb`, `#rrggbbaa` or a colour name.
-    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` for a bad colour or an
+    /// - Parameters:
+    ///   - color: `#rgb`, `#rrggbb`, `#rrggbbaa` or a colour name.
+    ///   - intensity: how much of the tint, 0 (unchanged) … 1 (fully), scaled by the colour's alpha.
+    /// - Throws: `DarkroomError/invalidArgument(name:value:expected:)` for a bad colour or an
     ///   intensity outside 0…1.
     public init(color: String, intensity: Double = 1) throws {
         self = try Self.make([("color", .text(color)), ("intensity", .number(intensity))])
     }
 
-    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` for an intensity
+    /// - Throws: `DarkroomError/invalidArgument(name:value:expected:)` for an intensity
     ///   outside 0…1.
     public init(color: RGBA, intensity: Double = 1) throws {
         try self.init(color: FilterValue.color(color).canonicalText, intensity: intensity)

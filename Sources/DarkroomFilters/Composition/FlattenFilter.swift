@@ -31,7 +31,7 @@ public struct FlattenFilter: DeclaredFilter {
 
     public let arguments: FilterArguments
 
-    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` for a background that
+    /// - Throws: `DarkroomError/invalidArgument(name:value:expected:)` for a background that
     ///   is not opaque: a translucent background would leave the result translucent.
     public init(arguments: FilterArguments) throws {
         let background = arguments.color("background")
@@ -44,7 +44,7 @@ public struct FlattenFilter: DeclaredFilter {
     }
 
     /// - Parameter background: `#rgb`, `#rrggbb`, `#rrggbbff` or a colour name.
-    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` for a bad or translucent colour.
+    /// - Throws: `DarkroomError/invalidArgument(name:value:expected:)` for a bad or translucent colour.
     public init(background: String = "#ffffff") throws {
         self = try Self.make([("background", .text(background))])
     }

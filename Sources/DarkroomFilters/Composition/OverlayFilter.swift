@@ -14,7 +14,7 @@ import DarkroomCore
 /// it past them). On a centred axis they move it right or down. Centring rounds left/up.
 ///
 /// Because DarkroomFilters cannot read files, the overlay arrives decoded: build the filter
-/// from an ``Image``, or register ``schema(loadingWith:)`` with a decoder. A path alone does
+/// from an `Image`, or register ``schema(loadingWith:)`` with a decoder. A path alone does
 /// not pin the pixels (the file may change), so the identifier also carries a digest of them:
 /// `overlay(content=<16 hex digits>,gravity=southeast,opacity=1,path=logo.png,x=0,y=0)`.
 /// The identifier parses back: `content` is an argument too (default `any`), and a digest the
@@ -25,9 +25,12 @@ import DarkroomCore
 /// let stamped = try mark.apply(to: photo)
 /// ```
 public struct OverlayFilter: ImageFilter {
+    /// The filter's name in chains and identifiers: `overlay`.
     public static let name = "overlay"
+    /// A one-line description of the filter, for `darkroom list` and the docs.
     public static let summary =
         "Draws an image file over this one (Porter-Duff over) at a gravity with x/y offsets (px) and an opacity."
+    /// The declared arguments: `path` (required), `gravity`, `x`, `y`, `opacity` and `content`.
     public static let arguments: [FilterArgument] = [
         FilterArgument(name: "path", kind: .text, summary: "the overlay image file"),
         FilterArgument(
@@ -49,6 +52,7 @@ public struct OverlayFilter: ImageFilter {
 
     /// The `content` argument's default: accept whatever pixels the file has.
     public static let anyContent = "any"
+    /// `false`: drawing a translucent overlay twice is not the same as drawing it once.
     public static let isIdempotent = false
 
     /// The declaration alone, for validating arguments; its factory cannot load files and
@@ -64,10 +68,12 @@ public struct OverlayFilter: ImageFilter {
     public let overlay: Image
     /// Validated arguments, resolved against ``arguments``.
     public let arguments: FilterArguments
-    /// ``PixelDigest`` of ``overlay``: 16 hex digits.
+    /// `PixelDigest` of ``overlay``: 16 hex digits.
     public let contentDigest: String
 
-    /// - Parameter arguments: values resolved against ``declaration`` (as a schema's factory gets them).
+    /// - Parameters:
+    ///   - overlay: the decoded overlay image.
+    ///   - arguments: values resolved against ``declaration`` (as a schema's factory gets them).
     public init(overlay: Image, arguments: FilterArguments) {
         self.overlay = overlay
         var values = arguments.values
@@ -91,7 +97,7 @@ public struct OverlayFilter: ImageFilter {
         return joined.isEmpty ? "." : joined
     }
 
-    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` for a bad gravity,
+    /// - Throws: `DarkroomError/invalidArgument(name:value:expected:)` for a bad gravity,
     ///   offset or opacity.
     public init(
         overlay: Image, path: String, gravity: String = "southeast", x: Int = 0, y: Int = 0, opacity: Double = 1

@@ -29,7 +29,7 @@ public struct BlurFilter: DeclaredFilter {
 
     public init(arguments: FilterArguments) { self.arguments = arguments }
 
-    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` outside 0.3…100.
+    /// - Throws: `DarkroomError/invalidArgument(name:value:expected:)` outside 0.3…100.
     public init(sigma: Double = 2) throws { self = try Self.make([("sigma", .number(sigma))]) }
 
     public func apply(to image: Image) throws -> Image {

@@ -27,7 +27,7 @@ public struct PixelateFilter: DeclaredFilter {
 
     public init(arguments: FilterArguments) { self.arguments = arguments }
 
-    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` outside 1…1024.
+    /// - Throws: `DarkroomError/invalidArgument(name:value:expected:)` outside 1…1024.
     public init(size: Int = 8) throws { self = try Self.make([("size", .integer(size))]) }
 
     public func apply(to image: Image) throws -> Image {

@@ -33,7 +33,7 @@ public struct SharpenFilter: DeclaredFilter {
 
     public init(arguments: FilterArguments) { self.arguments = arguments }
 
-    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` for a value out of range.
+    /// - Throws: `DarkroomError/invalidArgument(name:value:expected:)` for a value out of range.
     public init(sigma: Double = 1, amount: Double = 1, threshold: Double = 0) throws {
         self = try Self.make([("sigma", .number(sigma)), ("amount", .number(amount)), ("threshold", .number(threshold))])
     }

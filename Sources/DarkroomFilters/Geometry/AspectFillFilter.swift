@@ -4,11 +4,11 @@ import DarkroomCore
 
 /// `aspect-fill(width, height, gravity, upscale, kernel)` — covers `width`×`height` and crops
 /// to exactly that, like CSS `object-fit: cover`: the image is resized to the smallest size with
-/// its aspect ratio covering the box (``PixelSize/filling(_:)``), once, with the named kernel
+/// its aspect ratio covering the box (`PixelSize/filling(_:)`), once, with the named kernel
 /// (as in ``ScaleFilter``), then the box is cut out of it at `gravity` (`center`, `north`,
 /// `south`, `east`, `west`, `northeast`, `northwest`, `southeast`, `southwest`; default
 /// `center`, which rounds left and up), or with `entropy` where the most detail is: the window
-/// whose luma histogram has the highest Shannon entropy (``EntropyCrop``, as sharp's
+/// whose luma histogram has the highest Shannon entropy (`EntropyCrop`, as sharp's
 /// `strategy.entropy`; a flat image is cropped in the middle).
 ///
 /// With `upscale=false` the image is scaled by `min(1, fill factor)`: a large image is handled
@@ -43,7 +43,7 @@ public struct AspectFillFilter: DeclaredFilter {
 
     public init(arguments: FilterArguments) { self.arguments = arguments }
 
-    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` for a side outside
+    /// - Throws: `DarkroomError/invalidArgument(name:value:expected:)` for a side outside
     ///   1…16384 or an unknown gravity.
     public init(
         width: Int, height: Int, gravity: String = "center", upscale: Bool = true, kernel: ResamplingKernel = .lanczos3

@@ -34,7 +34,7 @@ public struct AspectFitFilter: DeclaredFilter {
     /// The box, a side left at 0 being `Int.max` (no limit).
     let box: PixelSize
 
-    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` when both sides are 0.
+    /// - Throws: `DarkroomError/invalidArgument(name:value:expected:)` when both sides are 0.
     public init(arguments: FilterArguments) throws {
         self.arguments = arguments
         box = try ResizeArguments.requireOneSide(arguments, of: Self.name)
@@ -43,7 +43,9 @@ public struct AspectFitFilter: DeclaredFilter {
     /// - Parameters:
     ///   - width: the widest the result may be, 1…16384 px; 0 for any width.
     ///   - height: the tallest the result may be, 1…16384 px; 0 for any height.
-    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` for a side outside
+    ///   - upscale: whether a smaller image is enlarged to fit (else it keeps its size).
+    ///   - kernel: the resampling kernel.
+    /// - Throws: `DarkroomError/invalidArgument(name:value:expected:)` for a side outside
     ///   0…16384, or both 0.
     public init(width: Int = 0, height: Int = 0, upscale: Bool = true, kernel: ResamplingKernel = .lanczos3) throws {
         self = try Self.make([

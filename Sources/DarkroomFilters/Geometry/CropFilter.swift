@@ -27,12 +27,12 @@ public struct CropFilter: DeclaredFilter {
 
     public init(arguments: FilterArguments) { self.arguments = arguments }
 
-    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` for a value out of range.
+    /// - Throws: `DarkroomError/invalidArgument(name:value:expected:)` for a value out of range.
     public init(x: Int, y: Int, width: Int, height: Int) throws {
         self = try Self.make([("x", .integer(x)), ("y", .integer(y)), ("width", .integer(width)), ("height", .integer(height))])
     }
 
-    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` naming the rectangle
+    /// - Throws: `DarkroomError/invalidArgument(name:value:expected:)` naming the rectangle
     ///   and the image size when the rectangle lies entirely outside the image.
     public func apply(to image: Image) throws -> Image {
         let x = arguments.int("x"), y = arguments.int("y")

@@ -28,7 +28,7 @@ public struct ExtendFilter: DeclaredFilter {
 
     public init(arguments: FilterArguments) { self.arguments = arguments }
 
-    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` for a border outside 0…16384.
+    /// - Throws: `DarkroomError/invalidArgument(name:value:expected:)` for a border outside 0…16384.
     public init(
         top: Int = 0, right: Int = 0, bottom: Int = 0, left: Int = 0, background: RGBA = RGBA(r: 0, g: 0, b: 0, a: 0)
     ) throws {

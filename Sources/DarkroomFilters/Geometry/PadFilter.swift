@@ -33,7 +33,7 @@ public struct PadFilter: DeclaredFilter {
 
     public init(arguments: FilterArguments) { self.arguments = arguments }
 
-    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` for a side outside
+    /// - Throws: `DarkroomError/invalidArgument(name:value:expected:)` for a side outside
     ///   1…16384 or an unknown gravity.
     public init(width: Int, height: Int, gravity: String = "center", background: RGBA = RGBA(r: 0, g: 0, b: 0, a: 0)) throws {
         self = try Self.make([

@@ -5,13 +5,13 @@ import DarkroomCore
 /// `rotate(angle, background)` — turns the image `angle` degrees clockwise (−360…360;
 /// negative turns anticlockwise).
 ///
-/// - Multiples of 90° are exact pixel moves (``Image/applying(_:)``): 90° and 270° swap the
+/// - Multiples of 90° are exact pixel moves (`Image/applying(_:)`): 90° and 270° swap the
 ///   sides, and `background` is not used.
 /// - Any other angle turns the image about its centre onto the bounding box of the turned
 ///   image (a 100×50 image at 30° becomes 112×94), sampled with a Catmull-Rom bicubic on
 ///   premultiplied colour and with anti-aliased edges; the corners the image does not cover are
 ///   `background` (default `transparent`). The result has alpha when the background is
-///   translucent or the image has alpha. See ``RotationSampler``.
+///   translucent or the image has alpha. See `RotationSampler`.
 ///
 /// Not idempotent. Angles are kept modulo 360 (`angle=-90` is `rotate(angle=270,…)`), so
 /// equivalent turns share one identifier.
@@ -49,7 +49,7 @@ public struct RotateFilter: DeclaredFilter {
         self.arguments = FilterArguments(filter: arguments.filter, values: values)
     }
 
-    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` outside −360…360.
+    /// - Throws: `DarkroomError/invalidArgument(name:value:expected:)` outside −360…360.
     public init(angle: Double, background: RGBA = RGBA(r: 0, g: 0, b: 0, a: 0)) throws {
         self = try Self.make([
             ("angle", .number(angle)), ("background", .text(FilterValue.color(background).canonicalText)),

@@ -29,7 +29,7 @@ public struct ScaleFilter: DeclaredFilter {
 
     public init(arguments: FilterArguments) { self.arguments = arguments }
 
-    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` for a side outside 1…16384.
+    /// - Throws: `DarkroomError/invalidArgument(name:value:expected:)` for a side outside 1…16384.
     public init(width: Int, height: Int, upscale: Bool = true, kernel: ResamplingKernel = .lanczos3) throws {
         self = try Self.make([
             ("width", .integer(width)), ("height", .integer(height)), ("upscale", .boolean(upscale)),

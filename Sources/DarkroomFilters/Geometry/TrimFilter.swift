@@ -30,7 +30,7 @@ public struct TrimFilter: DeclaredFilter {
 
     public init(arguments: FilterArguments) { self.arguments = arguments }
 
-    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` for a threshold outside 0…255.
+    /// - Throws: `DarkroomError/invalidArgument(name:value:expected:)` for a threshold outside 0…255.
     public init(threshold: Int = 10) throws {
         self = try Self.make([("threshold", .integer(threshold))])
     }

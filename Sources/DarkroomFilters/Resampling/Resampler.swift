@@ -30,8 +30,8 @@ public enum Resampler {
     /// Resizes `image` to exactly `size` with `kernel` (Lanczos3 unless told otherwise).
     /// Returns `image` itself when `size` equals its size.
     ///
-    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` when `size`
-    ///   has a zero or negative side, or more pixels than ``FilterOutputLimit/maxPixels``.
+    /// - Throws: `DarkroomError/invalidArgument(name:value:expected:)` when `size`
+    ///   has a zero or negative side, or more pixels than `FilterOutputLimit/maxPixels`.
     public static func resize(
         _ image: Image, to size: PixelSize, kernel: ResamplingKernel = .lanczos3
     ) throws -> Image {
@@ -64,9 +64,9 @@ public enum Resampler {
     /// // The middle 100×100 of a 400×250 resize:
     /// let middle = try Resampler.resize(photo, to: PixelSize(width: 400, height: 250), keeping: 150..<250, rows: 75..<175)
     /// ```
-    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` when `size` has a
+    /// - Throws: `DarkroomError/invalidArgument(name:value:expected:)` when `size` has a
     ///   zero or negative side, the region is empty or not inside it, or the region has more
-    ///   pixels than ``FilterOutputLimit/maxPixels``.
+    ///   pixels than `FilterOutputLimit/maxPixels`.
     public static func resize(
         _ image: Image, to size: PixelSize, keeping columns: Range<Int>, rows: Range<Int>, kernel: ResamplingKernel = .lanczos3
     ) throws -> Image {

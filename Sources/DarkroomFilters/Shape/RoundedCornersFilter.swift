@@ -29,7 +29,7 @@ public struct RoundedCornersFilter: DeclaredFilter {
 
     public init(arguments: FilterArguments) { self.arguments = arguments }
 
-    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` outside 0…65535.
+    /// - Throws: `DarkroomError/invalidArgument(name:value:expected:)` outside 0…65535.
     public init(radius: Int = 16) throws { self = try Self.make([("radius", .integer(radius))]) }
 
     public func apply(to image: Image) throws -> Image {

@@ -5,8 +5,8 @@ import DarkroomCore
 /// One filter of a chain, written as a Swift value instead of a string: every standard filter
 /// is a static member, so a chain reads like the `filters.d/` line it stands for.
 ///
-/// A step is built through the filter's declaration (``DeclaredFilter/make(_:)``), so it gets the
-/// same validation and the same ``ImageFilter/identifier`` (the cache key) as the string form;
+/// A step is built through the filter's declaration (`DeclaredFilter/make(_:)`), so it gets the
+/// same validation and the same `ImageFilter/identifier` (the cache key) as the string form;
 /// an argument out of range is reported when the chain is built.
 ///
 /// ```swift
@@ -30,7 +30,7 @@ public struct FilterStep: Sendable {
     }
 
     /// The filter.
-    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` for an argument its
+    /// - Throws: `DarkroomError/invalidArgument(name:value:expected:)` for an argument its
     ///   declaration refused.
     public func filter() throws -> any ImageFilter { try made.get() }
 }

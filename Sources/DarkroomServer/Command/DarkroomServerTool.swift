@@ -8,7 +8,7 @@ import Logging
 // MARK: - DarkroomServerTool
 
 /// The `darkroom-server` executable as a library, so that a package can serve its own filters:
-/// `filters.d/` files may then name them, exactly as with ``DarkroomCLI``'s `DarkroomTool`.
+/// `filters.d/` files may then name them, exactly as with `DarkroomCLI`'s `DarkroomTool`.
 ///
 /// ```swift
 /// // Sources/my-image-server/main.swift

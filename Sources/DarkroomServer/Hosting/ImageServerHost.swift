@@ -15,10 +15,15 @@ import NIOCore
 /// try await host.run { address in print("listening on \(address)") }
 /// ```
 public struct ImageServerHost: Sendable {
+    /// The server that answers every request.
     public let server: ImageServer
+    /// The address to listen on: a host name or IP address (default `127.0.0.1`, this machine
+    /// only; `0.0.0.0` listens on every interface).
     public let host: String
-    /// The port to listen on; `0` picks a free one (``run(onListening:)`` reports it).
+    /// The port to listen on; `0` picks a free one (`run(onListening:)` reports it).
     public let port: Int
+    /// Where the access log (one line per request) and the server's own messages go; a
+    /// `darkroom.server` logger unless given.
     public var logger: Logger
     /// Seconds a connection may sit between requests (or in the middle of sending one) before
     /// it is closed, and seconds a request may take to arrive whole after its headers (its body
@@ -26,6 +31,9 @@ public struct ImageServerHost: Sendable {
     /// no limit. A request read whole and being answered is never cut.
     public var idleTimeout: Double?
 
+    /// Creates a host for `server` listening on `host` and `port`, closing idle connections after
+    /// `idleTimeout` seconds (`nil` for no limit), and logging to `logger` (a `darkroom.server`
+    /// logger when `nil`).
     public init(
         server: ImageServer, host: String = "127.0.0.1", port: Int = 8080, idleTimeout: Double? = 60, logger: Logger? = nil
     ) {

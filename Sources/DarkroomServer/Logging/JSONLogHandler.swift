@@ -17,6 +17,7 @@ import Synchronization
 /// // {"time":"2026-11-27T23:15:18.042Z","level":"info","logger":"darkroom.server","message":"GET /thumb/a.jpg 200","status":200,…}
 /// ```
 public struct JSONLogHandler: LogHandler {
+    /// The logger's label, written as each line's `logger`.
     public let label: String
     public var logLevel: Logger.Level
     public var metadata: Logger.Metadata = [:]
@@ -24,6 +25,8 @@ public struct JSONLogHandler: LogHandler {
     /// Writes whole lines (one `write(2)` each), so lines of concurrent requests never mix.
     private let write: @Sendable ([UInt8]) -> Void
 
+    /// A handler for the logger `label` writing to standard error the messages of `level` and
+    /// above; `metadataProvider` adds metadata to every line.
     public init(label: String, level: Logger.Level = .info, metadataProvider: Logger.MetadataProvider? = nil) {
         self.init(label: label, level: level, metadataProvider: metadataProvider) { line in
             line.withUnsafeBytes { bytes in

@@ -15,12 +15,20 @@ import Glibc
 /// let text = ProcessMetrics.read()?.exposition   // "# TYPE process_cpu_seconds_total counter\n…"
 /// ```
 public struct ProcessMetrics: Sendable, Equatable {
+    /// The user and system CPU time spent, in seconds (`process_cpu_seconds_total`).
     public var cpuSeconds: Double
+    /// The resident memory size in bytes (`process_resident_memory_bytes`).
     public var residentBytes: Int
+    /// The virtual memory size in bytes (`process_virtual_memory_bytes`).
     public var virtualBytes: Int
+    /// The number of open file descriptors (`process_open_fds`).
     public var openFileDescriptors: Int
+    /// The soft limit on open file descriptors (`process_max_fds`); `nil` when it is unlimited
+    /// or cannot be read, and then not written.
     public var maximumFileDescriptors: Int?
+    /// The number of OS threads in the process (`process_threads`).
     public var threads: Int
+    /// When the process started, in seconds since the Unix epoch (`process_start_time_seconds`).
     public var startTime: Double
 
     /// The figures now, or `nil` where `/proc` cannot be read.

@@ -26,6 +26,8 @@ public struct ServerMetrics: Sendable {
     /// open files) after `exposition`; turn it off when the registry already has them.
     public var includesProcessMetrics = true
 
+    /// Creates metrics sent to `factory`, with labels starting `prefix_` (none when `prefix` is
+    /// empty), and `/metrics` answering what `exposition` returns.
     public init(factory: any MetricsFactory, prefix: String = "darkroom", exposition: @escaping @Sendable () -> [UInt8]) {
         self.factory = factory
         self.prefix = prefix

@@ -16,6 +16,7 @@ public struct EntityTag: Sendable, Equatable {
     /// The header value, quotes included.
     public let value: String
 
+    /// The tag of `body`: the first 128 bits of its SHA-256 in lowercase hex, in quotes.
     public init(body: [UInt8]) {
         let digest = SHA256.hash(data: body)
         var hex = "\""

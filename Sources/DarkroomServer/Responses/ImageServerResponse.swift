@@ -9,10 +9,14 @@
 /// response.header("Content-Type")    // "image/jpeg"
 /// ```
 public struct ImageServerResponse: Sendable {
+    /// The HTTP status code (`200`, `304`, `404`, …).
     public var status: Int
+    /// The headers, in the order they are sent; a name may occur more than once.
     public var headers: [(name: String, value: String)]
+    /// The bytes sent after the headers; empty for `HEAD` requests and `304`s.
     public var body: [UInt8]
 
+    /// Creates a response with `status`, `headers` in the order they are sent, and `body`.
     public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
@@ -75,6 +79,7 @@ public struct ImageServerRequest: Sendable {
     /// The largest request body the server reads.
     public static let maximumBodySize = 64 * 1024
 
+    /// Creates a request; the headers not given are taken as absent, and `body` as empty.
     public init(
         method: String, path: String, ifNoneMatch: String? = nil, accept: String? = nil, authorization: String? = nil,
         body: [UInt8] = []

@@ -25,19 +25,26 @@ import DarkroomCore
 /// failure.status   // 422
 /// ```
 public struct ServerFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The HTTP status code the failure is answered with (see the table in ``ServerFailure``).
     public var status: Int
+    /// What was wrong, sent as the plain-text body.
     public var message: String
     /// For a 405: the methods the path takes (`Allow`); `nil` is `GET, HEAD`.
     public var allowed: String?
 
+    /// Creates a failure answered with `status` and `message`; `allowed` is the `Allow` header
+    /// of a 405 (`nil`: `GET, HEAD`).
     public init(status: Int, message: String, allowed: String? = nil) {
         self.status = status
         self.message = message
         self.allowed = allowed
     }
 
+    /// A `400 Bad Request` with `message`.
     public static func badRequest(_ message: String) -> ServerFailure { .init(status: 400, message: message) }
+    /// A `403 Forbidden` with `message`.
     public static func forbidden(_ message: String) -> ServerFailure { .init(status: 403, message: message) }
+    /// A `404 Not Found` with `message`.
     public static func notFound(_ message: String) -> ServerFailure { .init(status: 404, message: message) }
 
     public var description: String { "\(status) \(message)" }

@@ -5,7 +5,7 @@
 /// - `/health` — a liveness check.
 /// - `/ready` — a readiness check: every cache layer that must be waited for answers.
 /// - `/metrics` — the metrics, when the server has them (``ServerMetrics``).
-/// - `/admin/purge` — the admin endpoint, when the server has a token (``AdminEndpoint``).
+/// - `/admin/purge` — the admin endpoint, when the server has a token (`AdminEndpoint`).
 /// - `/VARIANT/SOURCE` — the variant of a source, `SOURCE` being a path under the server's
 ///   root (`photos/cat.jpg`) or a percent-encoded `http(s)` URL
 ///   (`https%3A%2F%2Fexample.com%2Fcat.jpg`; `https://example.com/cat.jpg` as it is works too
@@ -19,10 +19,16 @@
 /// // .image(variant: "thumbnail", source: "photos/cat.jpg")
 /// ```
 public enum ImageServerRoute: Sendable, Equatable {
+    /// `/health`: the liveness check.
     case health
+    /// `/ready`: the readiness check.
     case ready
+    /// `/metrics`: the metrics in Prometheus' text format.
     case metrics
+    /// `/admin/purge`: the admin endpoint, which purges a source's cached renders.
     case purge
+    /// `/VARIANT/SOURCE` (after any signature): the variant's name (or an ad-hoc `chain:…`)
+    /// and the source, both percent-decoded.
     case image(variant: String, source: String)
 
     /// The route of a request path (the raw path, without the query).

@@ -23,7 +23,7 @@ public struct URLSigner: Sendable {
     private let salt: [UInt8]
 
     /// A signer over raw key and salt bytes.
-    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` for an empty key.
+    /// - Throws: `DarkroomError/invalidArgument(name:value:expected:)` for an empty key.
     public init(key: [UInt8], salt: [UInt8]) throws {
         guard !key.isEmpty else {
             throw DarkroomError.invalidArgument(name: "signing key", value: "(empty)", expected: "at least one byte")
@@ -33,7 +33,7 @@ public struct URLSigner: Sendable {
     }
 
     /// A signer over hex-encoded key and salt (`openssl rand -hex 32` makes one).
-    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` naming the one that
+    /// - Throws: `DarkroomError/invalidArgument(name:value:expected:)` naming the one that
     ///   is not hex (its value is not repeated: it is a secret).
     public init(hexKey: String, hexSalt: String) throws {
         guard let key = Self.bytes(hex: hexKey), !key.isEmpty else {

@@ -20,7 +20,9 @@ import FoundationEssentials
 /// let configuration = location.load(filters: Registry.standard.filters)
 /// ```
 public enum ConfigLocation: Sendable, Hashable, CustomStringConvertible {
+    /// A `filters.d/` folder at this path, read over the built-in defaults.
     case directory(String)
+    /// The default configuration compiled into Darkroom (the repository's `filters.d/`).
     case embeddedDefault
 
     /// The environment variable naming the config folder.

@@ -19,15 +19,20 @@ import DarkroomSources
 /// print(summary.succeeded, summary.failures.count)
 /// ```
 public struct Batch: Sendable {
+    /// The files and URLs to render, in the order given.
     public var inputs: [BatchInput]
     /// Arguments that named no usable input (a missing file, a malformed URL): reported as
     /// failures of this batch, first, while the inputs are rendered.
     public var unusable: [Failure]
+    /// The variants rendered from every input; each names its output subfolder.
     public var targets: [RenderTarget]
+    /// The folder the outputs are written under (`OUT`), one subfolder per variant.
     public var outputDirectory: String
     /// Output folders cleared of what killed runs left, once each.
     private let sweptFolders = TemporaryFileSweep()
 
+    /// Creates a batch rendering every one of `targets` from each of `inputs` into `outputDirectory`;
+    /// `unusable` are arguments already found unusable, reported as failures.
     public init(inputs: [BatchInput], unusable: [Failure] = [], targets: [RenderTarget], outputDirectory: String) {
         self.inputs = inputs
         self.unusable = unusable
@@ -39,26 +44,37 @@ public struct Batch: Sendable {
 
     /// One input that failed, and why.
     public struct Failure: Sendable {
+        /// The input's path or URL, or the argument that named no usable input.
         public var input: String
+        /// Why it failed.
         public var error: any Error
     }
 
     /// What happened to one input, reported as it finishes.
     public struct Progress: Sendable {
+        /// How many inputs have finished so far, this one included.
         public var finished: Int
+        /// How many inputs the batch has, unusable arguments included.
         public var total: Int
+        /// The input's path or URL (or the argument that named no usable input).
         public var input: String
+        /// The paths written for it; empty when it failed.
         public var outputs: [String]
         /// How many of the outputs came from a cache.
         public var cached: Int
+        /// Why the input failed; `nil` when it succeeded.
         public var error: (any Error)?
     }
 
     /// The outcome of a whole batch.
     public struct Summary: Sendable {
+        /// How many inputs were rendered and written without an error.
         public var succeeded: Int
+        /// The inputs that failed, in the order they were given (unusable arguments first).
         public var failures: [Failure]
+        /// How many output files were written.
         public var outputs: Int
+        /// How long the batch took, wall-clock, in seconds.
         public var seconds: Double
         /// Inputs finished (succeeded or failed) per second.
         public var imagesPerSecond: Double { seconds > 0 ? Double(succeeded + failures.count) / seconds : 0 }

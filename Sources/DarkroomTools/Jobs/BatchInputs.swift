@@ -15,6 +15,8 @@ public struct BatchInput: Sendable, Hashable {
     /// outputs go to `OUT/<variant>/<relativeStem>.<ext>`.
     public var relativeStem: String
 
+    /// Creates an input reading (or fetching) `path`, its outputs written to
+    /// `OUT/<variant>/<relativeStem>.<ext>`.
     public init(path: String, relativeStem: String) {
         self.path = path
         self.relativeStem = relativeStem
@@ -39,7 +41,7 @@ extension BatchInput {
     /// skipped), in sorted order; an http(s) URL is taken as it is, its outputs named after the
     /// last part of its path (with `-2`, `-3`… added when two URLs end alike). The same file or
     /// the same URL named twice is taken once: `key` gives a URL's canonical form (a source's
-    /// ``ImageSource/key(for:)``), so spellings of one URL are one input too. A walk does not
+    /// `ImageSource/key(for:)`), so spellings of one URL are one input too. A walk does not
     /// enter the `skipping` folders (``outputFolders(_:variants:)``), so that outputs written
     /// inside an input folder are not taken as inputs by the next run.
     /// - Throws: the first argument's error (see ``expandAll(_:key:skipping:)``).
@@ -54,12 +56,14 @@ extension BatchInput {
     /// What ``expandAll(_:key:skipping:)`` found: the inputs, and the arguments that could not
     /// be used, each with its error.
     public struct Expansion: Sendable {
+        /// The inputs found, in the order of the arguments (a folder's files sorted), each once.
         public var inputs: [BatchInput] = []
+        /// The arguments that could not be used, each with its error, in the order given.
         public var unusable: [Batch.Failure] = []
     }
 
     /// Like ``expand(_:key:skipping:)``, but an argument that cannot be used — a path that
-    /// does not exist (``DarkroomError/io(path:detail:)``), a folder that cannot be read, a
+    /// does not exist (`DarkroomError/io(path:detail:)`), a folder that cannot be read, a
     /// malformed URL (what `key` throws), another scheme — is set aside with its error and the
     /// others are still taken, so a batch can render them and report it as one failure.
     ///
@@ -140,7 +144,7 @@ extension BatchInput {
     }
 
     /// Refuses `ftp://…`, `file://…` and other URLs that are neither files nor http(s).
-    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` naming the input.
+    /// - Throws: `DarkroomError/invalidArgument(name:value:expected:)` naming the input.
     public static func refuseOtherSchemes(_ argument: String) throws {
         guard !isURL(argument), let end = argument.firstRange(of: "://") else { return }
         let scheme = argument[..<end.lowerBound]
@@ -156,7 +160,7 @@ extension BatchInput {
     /// try BatchInput.refuseURL("photo.jpg", command: "probe")              // fine
     /// try BatchInput.refuseURL("https://a.example/b.jpg", command: "probe") // throws
     /// ```
-    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)``.
+    /// - Throws: `DarkroomError/invalidArgument(name:value:expected:)`.
     public static func refuseURL(_ argument: String, command: String) throws {
         guard isURL(argument) else { return }
         throw DarkroomError.invalidArgument(
@@ -165,7 +169,7 @@ extension BatchInput {
 
     /// The lines of a URL list file (`batch --url-list`): one location per line; blank lines
     /// and lines starting with `#` are skipped, surrounding spaces trimmed.
-    /// - Throws: ``DarkroomError/io(path:detail:)`` when the file cannot be read.
+    /// - Throws: `DarkroomError/io(path:detail:)` when the file cannot be read.
     public static func urlList(at path: String) throws -> [String] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw DarkroomError.io(path: path, detail: "cannot read the URL list")

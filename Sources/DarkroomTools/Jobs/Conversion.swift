@@ -22,15 +22,21 @@ import Glibc
 /// print(result.outputSize) // e.g. 512x341
 /// ```
 public struct Conversion: Sendable {
+    /// The path of the file to read, or `-` for standard input.
     public var input: String
+    /// The path to write (atomically), or `-` for standard output.
     public var output: String
     /// The output format; `nil` = from the output file's extension.
     public var format: ImageFormat?
     /// Encoder settings other than the format (quality, progressive, level, lossless, speed).
     public var quality: Int?
+    /// JPEG: write a progressive JPEG.
     public var progressive = false
+    /// PNG: zlib compression level 0…9; `nil` = 6.
     public var compressionLevel: Int?
+    /// WebP: lossless coding (``quality`` is then ignored).
     public var lossless = false
+    /// AVIF: encoder speed 0 (slowest, smallest) … 10 (fastest); `nil` = 6.
     public var speed: Int?
     /// Fit the upright image inside this box, keeping its aspect ratio; never enlarges.
     public var maxSize: PixelSize?
@@ -45,6 +51,8 @@ public struct Conversion: Sendable {
     /// The input or output that names a standard stream.
     public static let standardStream = "-"
 
+    /// Creates a conversion of the file `input` into the file `output` (`-` for a standard
+    /// stream), with the default settings.
     public init(input: String, output: String) {
         self.input = input
         self.output = output
@@ -54,18 +62,22 @@ public struct Conversion: Sendable {
 
     /// What a conversion did.
     public struct Result: Sendable, Hashable {
+        /// The input's header, probed before decoding: its format, stored size, orientation and so on.
         public var inputHeader: ImageHeader
         /// The size the decoder produced (smaller than the input with shrink-on-load).
         public var decodedSize: PixelSize
+        /// The size of the written image, after any fitting to ``Conversion/maxSize``.
         public var outputSize: PixelSize
+        /// The format the output was encoded in.
         public var outputFormat: ImageFormat
+        /// The size of the encoded output, in bytes.
         public var outputBytes: Int
     }
 
     // MARK: - Running
 
     /// The output format: ``format`` if set, else the output file's extension.
-    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` when neither names one.
+    /// - Throws: `DarkroomError/invalidArgument(name:value:expected:)` when neither names one.
     public func resolvedFormat() throws -> ImageFormat {
         if let format { return format }
         if output == Self.standardStream {

@@ -5,12 +5,12 @@ import DarkroomSources
 // MARK: - PathSource
 
 /// Serves any local path a command line names, relative to the working folder or absolute, and
-/// keys it as ``SourceReference/file(_:maxBytes:)`` does (the absolute, symlink-free path, with
+/// keys it as `SourceReference/file(_:maxBytes:)` does (the absolute, symlink-free path, with
 /// a fingerprint from `stat`): a file's renders have one cache key whichever executor, command
 /// or server read it. Errors name the path as the user wrote it.
 ///
 /// It is not confined to a folder, so it is for tools run by the file's owner; a server serves
-/// files through ``FileSource`` under its root.
+/// files through `FileSource` under its root.
 ///
 /// ```swift
 /// var registry = Registry.standard
@@ -22,6 +22,8 @@ public struct PathSource: ImageSource {
     /// Files larger than this are refused before they are read.
     public var maxBytes: Int
 
+    /// Creates the source, refusing files larger than `maxBytes` bytes (by default
+    /// `DecodeLimits.defaultMaxInputBytes`, the decoders' input limit).
     public init(maxBytes: Int = DecodeLimits.defaultMaxInputBytes) {
         self.maxBytes = maxBytes
     }
