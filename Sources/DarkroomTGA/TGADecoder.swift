@@ -18,7 +18,7 @@ import DarkroomCore
 ///   as ImageMagick and browsers take it for BMP. `hasAlpha` is `true` only when some pixel is
 ///   translucent.
 ///
-/// Refused with a ``DarkroomError``: a header or pixel data cut short (`.truncated`), an
+/// Refused with a `DarkroomError`: a header or pixel data cut short (`.truncated`), an
 /// impossible depth, type or colour map, or an index outside the map (`.corrupt`, naming the
 /// pixel), a zero side (`.invalidDimensions`). Limits are checked on the caller's header and on
 /// this decoder's own reading of the size before any pixel memory is allocated; raw data must

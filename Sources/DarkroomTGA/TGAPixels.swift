@@ -26,7 +26,7 @@ struct TGAPixels {
     }
 
     /// The colour of the stored value at `at` (which the caller has checked lies in the file).
-    /// - Throws: ``DarkroomError/corrupt(_:detail:)`` for a colour-map index outside the map.
+    /// - Throws: `DarkroomError.corrupt(_:detail:)` for a colour-map index outside the map.
     func rgba(_ bytes: UnsafeRawBufferPointer, at: Int, pixel: Int) throws -> RGBA {
         switch header.kind {
         case .trueColor:

@@ -38,7 +38,11 @@ struct PipelineCancellationTests {
         first.cancel()
         second.cancel()
         await #expect(throws: CancellationError.self) { try await second.response }
-        #expect(await eventually { source.cancelled == ["gated:a"] })
+        // Seen once in a full CI run (2026-11-28): still unequal after 120 s, while the session did
+        // end later. The loads started and cancelled say which way it went if it happens again.
+        #expect(
+            await eventually { source.cancelled == ["gated:a"] },
+            "loads started: \(source.started), cancelled: \(source.cancelled), finished: \(source.finished)")
         #expect(await eventually { pipeline.activity.sessions == 0 && pipeline.activity.renderJobs == 0 })
     }
 
