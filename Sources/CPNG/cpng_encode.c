@@ -18,6 +18,7 @@ typedef struct {
     png_structp png;
     png_infop info;
     png_bytepp rows;
+    const cpng_metadata *metadata;
 } cpng_encoder;
 
 // MARK: - Writing to memory
@@ -54,6 +55,34 @@ void cpng_output_free(cpng_output *output) {
     output->capacity = 0;
 }
 
+// MARK: - Metadata
+
+/// Hands the metadata to libpng, which writes it with png_write_info (before IDAT).
+static void cpng_set_metadata(png_structp png, png_infop info, const cpng_metadata *metadata) {
+    if (metadata == NULL) return;
+    if (metadata->icc != NULL && metadata->icc_count > 0 && metadata->icc_count <= UINT32_MAX) {
+        // A profile that does not fit the colour type (or is damaged) is a warning, and left out,
+        // not a failed encode: the pixels matter more than their tag.
+        png_set_benign_errors(png, 1);
+        png_set_iCCP(png, info, "ICC profile", PNG_COMPRESSION_TYPE_BASE, metadata->icc,
+                     (png_uint_32)metadata->icc_count);
+    }
+    if (metadata->exif != NULL && metadata->exif_count > 0 && metadata->exif_count <= UINT32_MAX) {
+        // libpng's API is not const-correct; it copies the bytes.
+        png_set_eXIf_1(png, info, (png_uint_32)metadata->exif_count, (png_bytep)(uintptr_t)metadata->exif);
+    }
+    if (metadata->xmp != NULL) {
+        png_text text;
+        memset(&text, 0, sizeof text);
+        text.compression = PNG_ITXT_COMPRESSION_NONE;
+        text.key = (png_charp) "XML:com.adobe.xmp";
+        text.text = (png_charp)(uintptr_t)metadata->xmp;
+        text.lang = (png_charp) "";
+        text.lang_key = (png_charp) "";
+        png_set_text(png, info, &text, 1);
+    }
+}
+
 // MARK: - Encoding
 
 /// Runs libpng; every libpng error longjmps back here. Returns CPNG_OK or the failure.
@@ -73,17 +102,25 @@ static cpng_status cpng_run_encoder(cpng_encoder *encoder, const cpng_encode_set
     // chooses per row among all five filters (the minimum-sum heuristic): the smallest
     // files for photos and gradients, at a cost that is small next to deflate itself.
     if (settings->compression_level == 0) png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
+    cpng_set_metadata(png, info, encoder->metadata);
     png_write_info(png, info);
     // After png_write_info (it needs the colour type): the source rows carry a 4th byte
     // that libpng strips when writing RGB.
     if (!settings->write_alpha) png_set_filler(png, 0, PNG_FILLER_AFTER);
     png_write_image(png, encoder->rows);
-    png_write_end(png, info);
+    // No info here: every chunk went out before the image data, and libpng 1.6.39 would write
+    // eXIf a second time after it.
+    png_write_end(png, NULL);
     return CPNG_OK;
 }
 
 cpng_status cpng_encode_rgba(const uint8_t *pixels, const cpng_encode_settings *settings,
                              cpng_output *output, char *message) {
+    return cpng_encode_rgba_with_metadata(pixels, settings, NULL, output, message);
+}
+
+cpng_status cpng_encode_rgba_with_metadata(const uint8_t *pixels, const cpng_encode_settings *settings,
+                                           const cpng_metadata *metadata, cpng_output *output, char *message) {
     message[0] = '\0';
     output->bytes = NULL;
     output->count = 0;
@@ -101,6 +138,7 @@ cpng_status cpng_encode_rgba(const uint8_t *pixels, const cpng_encode_settings *
         return CPNG_OUT_OF_MEMORY;
     }
     encoder->output = output;
+    encoder->metadata = metadata;
     cpng_status status = CPNG_OUT_OF_MEMORY;
     cpng_set_message(&encoder->report, "out of memory");
 

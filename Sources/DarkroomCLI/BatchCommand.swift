@@ -52,6 +52,9 @@ struct BatchCommand: ParsableCommand {
     @Flag(help: "Print the summary as one JSON object, and no line per input.")
     var json = false
 
+    @Flag(name: .customLong("keep-metadata"), help: "Keep EXIF (orientation reset to 1), XMP and a still-valid ICC profile in JPEG, PNG and WebP output (as strip = false in a variant).")
+    var keepMetadata = false
+
     func validate() throws {
         if let failure = options.validationFailure { throw ValidationError(failure) }
     }
@@ -60,7 +63,7 @@ struct BatchCommand: ParsableCommand {
     var options: BatchOptions {
         BatchOptions(
             inputs: inputs, urlList: urlList, variants: variants, out: out, jobs: jobs ?? BatchOptions.defaultJobs, config: config,
-            noCache: noCache, json: json)
+            noCache: noCache, json: json, keepMetadata: keepMetadata)
     }
 
     func run() throws {

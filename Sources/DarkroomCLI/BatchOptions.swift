@@ -33,6 +33,8 @@ struct BatchOptions: Equatable {
     var noCache = false
     /// Print the summary as JSON, and no line per input.
     var json = false
+    /// Keep metadata in every variant's output (`strip = false`).
+    var keepMetadata = false
 
     /// `--jobs` when it is not given.
     static var defaultJobs: Int { max(1, SpreadThreads.allowedCPUCount) }
@@ -66,9 +68,12 @@ struct BatchOptions: Equatable {
         let localInputs = urlList == nil && !inputs.contains(where: BatchInput.isURL)
             ? BatchInput.expandAll(inputs, skipping: outputFolders) : nil
         let (location, configuration) = CommandRegistry.configuration(config)
-        let targets: [RenderTarget]
+        var targets: [RenderTarget]
         do {
             targets = try VariantSelection.targets(variants: variants, configuration: configuration, location: location)
+            if keepMetadata {
+                for index in targets.indices { targets[index].encoding.strip = false }
+            }
         } catch {
             throw CommandFailure.exit(subject: variants.joined(separator: ","), error)
         }

@@ -59,6 +59,9 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: "Resampling kernel for --max-size: \(ResamplingKernel.argumentNames.joined(separator: ", ")).")
     var kernel: String = ResamplingKernel.lanczos3.rawValue
 
+    @Flag(name: .customLong("keep-metadata"), help: "Keep EXIF (orientation reset to 1), XMP and a still-valid ICC profile in JPEG, PNG and WebP output.")
+    var keepMetadata = false
+
     @Flag(name: .customLong("no-auto-orient"), help: "Keep the stored pixels; do not apply EXIF orientation.")
     var noAutoOrient = false
 
@@ -74,7 +77,7 @@ struct ConvertCommand: ParsableCommand {
             if let format = try? conversion.resolvedFormat() {
                 let given = VariantEncoding(
                     quality: quality, progressive: progressive ? true : nil, compression: compression,
-                    lossless: lossless ? true : nil, speed: speed)
+                    lossless: lossless ? true : nil, speed: speed, strip: keepMetadata ? false : nil)
                 for key in given.settingsIgnored(by: format) {
                     StandardError.write("darkroom: warning: '\(key)' does not apply to \(format.rawValue) output and is ignored\n")
                 }
@@ -134,6 +137,7 @@ struct ConvertCommand: ParsableCommand {
         conversion.compressionLevel = compression
         conversion.lossless = lossless
         conversion.speed = speed
+        conversion.keepsMetadata = keepMetadata
         conversion.decoding.appliesOrientation = !noAutoOrient
         conversion.shrinkOnLoad = !noShrinkOnLoad
         conversion.decoding.limits.maxPixels = maxPixels

@@ -59,6 +59,9 @@ struct RenderCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Lossy quality 1…100 for --filter chains.")
     var quality: Int?
 
+    @Flag(name: .customLong("keep-metadata"), help: "Keep EXIF (orientation reset to 1), XMP and a still-valid ICC profile in JPEG, PNG and WebP output (as strip = false in a variant).")
+    var keepMetadata = false
+
     @Flag(name: .customLong("no-cache"), help: "Neither read nor write the caches (for measuring).")
     var noCache = false
 
@@ -118,6 +121,9 @@ struct RenderCommand: ParsableCommand {
                 }
             }
             targets = [RenderTarget(name: "custom", chain: FilterChain(chain), encoding: encoding)]
+        }
+        if keepMetadata {
+            for index in targets.indices { targets[index].encoding.strip = false }
         }
         let fromStandardInput = source == Conversion.standardStream
         let configuredSource = fromStandardInput ? false : try CommandRegistry.isConfiguredSource(source, configuration: configuration)

@@ -63,4 +63,12 @@ public struct JPEGEncoder: ImageEncoder {
         defer { cjpeg_free(output) }
         return Array(UnsafeBufferPointer(start: output, count: outputSize))
     }
+
+    /// Writes EXIF, XMP and the ICC profile as APP1 and APP2 segments (see
+    /// `JPEGMetadataSegments`); a part too large for JPEG's segments is left out.
+    public func encode(_ image: Image, options: EncodeOptions, metadata: ImageMetadata) throws -> [UInt8] {
+        JPEGMetadataSegments.inserting(metadata, into: try encode(image, options: options))
+    }
+
+    public var writesMetadata: Bool { true }
 }

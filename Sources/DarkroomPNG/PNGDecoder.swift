@@ -90,6 +90,14 @@ public struct PNGDecoder: ImageDecoder {
     /// The largest box the decoder averages (the C wall's limit).
     static let maximumReduction = 256
 
+    /// EXIF (`eXIf`) and XMP (`iTXt`) as Swift reads them, and the `iCCP` profile inflated by
+    /// libpng.
+    public func metadata(in bytes: [UInt8], header: ImageHeader) -> ImageMetadata {
+        var metadata = ImageMetadata(reading: bytes, format: .png)
+        metadata.iccProfile = PNGEmbeddedProfile.bytes(in: bytes)
+        return metadata
+    }
+
     // MARK: - Decoding
 
     /// The stored (not re-oriented) pixels of the PNG in `buffer`, box-reduced while the rows

@@ -29,6 +29,13 @@ public struct PNGEncoder: ImageEncoder {
     }
 
     public func encode(_ image: Image, options: EncodeOptions) throws -> [UInt8] {
+        try encode(image, options: options, metadata: .none)
+    }
+
+    /// Writes the ICC profile as `iCCP` (left out, as libpng checks it, when it does not fit
+    /// the colour type), EXIF as `eXIf` and XMP as an uncompressed `iTXt` chunk
+    /// (`XML:com.adobe.xmp`), all before the image data.
+    public func encode(_ image: Image, options: EncodeOptions, metadata: ImageMetadata) throws -> [UInt8] {
         try options.validate()
         guard options.format == .png else {
             throw DarkroomError.invalidArgument(
@@ -45,8 +52,22 @@ public struct PNGEncoder: ImageEncoder {
         var output = cpng_output()
         defer { cpng_output_free(&output) }
         var message = [CChar](repeating: 0, count: Int(CPNG_MESSAGE_CAPACITY))
+        let icc = metadata.iccProfile ?? [], exif = metadata.exif ?? []
+        // iTXt text is NUL-terminated: a packet is cut at a NUL, which XML text cannot hold.
+        let xmp = metadata.xmp.map { $0.prefix { $0 != 0 } + [0] }
         let status = image.pixels.withUnsafeBufferPointer { pixels in
-            cpng_encode_rgba(pixels.baseAddress, &settings, &output, &message)
+            icc.withUnsafeBufferPointer { icc in
+                exif.withUnsafeBufferPointer { exif in
+                    (xmp ?? []).withUnsafeBufferPointer { xmpBytes in
+                        xmpBytes.withMemoryRebound(to: CChar.self) { xmpText in
+                            var written = cpng_metadata(
+                                icc: icc.baseAddress, icc_count: icc.count, exif: exif.baseAddress, exif_count: exif.count,
+                                xmp: xmp == nil ? nil : xmpText.baseAddress)
+                            return cpng_encode_rgba_with_metadata(pixels.baseAddress, &settings, &written, &output, &message)
+                        }
+                    }
+                }
+            }
         }
         guard status == CPNG_OK, let bytes = output.bytes else {
             let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
@@ -54,4 +75,6 @@ public struct PNGEncoder: ImageEncoder {
         }
         return Array(UnsafeBufferPointer(start: bytes, count: output.count))
     }
+
+    public var writesMetadata: Bool { true }
 }

@@ -61,6 +61,14 @@ public struct WebPEncoder: ImageEncoder {
         return Array(UnsafeBufferPointer(start: bytes, count: writer.size))
     }
 
+    /// Writes EXIF, XMP and the ICC profile as the `EXIF`, `XMP ` and `ICCP` chunks of an
+    /// extended (`VP8X`) file (see `WebPMetadataChunks`).
+    public func encode(_ image: Image, options: EncodeOptions, metadata: ImageMetadata) throws -> [UInt8] {
+        try WebPMetadataChunks.inserting(metadata, into: try encode(image, options: options))
+    }
+
+    public var writesMetadata: Bool { true }
+
     // MARK: - Configuration
 
     private static func config(for options: EncodeOptions) throws -> WebPConfig {

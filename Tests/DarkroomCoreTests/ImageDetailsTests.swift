@@ -17,6 +17,7 @@ struct ImageDetailsTests {
         ("icc-adobe-rgb.avif", false, 8, "Adobe RGB (1998) primaries", 1),
         ("lut-cmyk-mab.jpg", false, 8, "Made-up CMYK (mAB, XYZ)", 1),
         ("gradient.heic", false, 8, nil, 1), ("gradient.bmp", false, 8, nil, 1), ("gradient-rgba.tga", true, 8, nil, 1),
+        ("sequence-3-frames.avif", false, 8, nil, 3),
     ] as [(String, Bool, Int, String?, Int)])
     func details(file: String, alpha: Bool, bitDepth: Int, profile: String?, frames: Int) throws {
         let details = try ImageDetails(Fixtures.bytes(file))

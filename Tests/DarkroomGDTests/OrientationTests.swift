@@ -36,6 +36,15 @@ struct OrientationTests {
         #expect(ImageComparison.meanAbsoluteError(stored, Pattern.gradient().applying(inverse(of: orientation))) < 1.5)
     }
 
+    @Test(
+        "an AVIF turned by XMP alone, or by irot and an Exif item saying the same, comes out upright once",
+        arguments: ["orientation-6-xmp.avif", "orientation-6-exif-irot.avif"])
+    func avifOtherSourcesUpright(fixture: String) throws {
+        let image = try decoder.decode(Fixtures.bytes(fixture))
+        #expect(image.size == PixelSize(width: 64, height: 48))
+        #expect(ImageComparison.meanAbsoluteError(image, Pattern.gradient(alpha: true)) < 1.5)
+    }
+
     @Test("the eXIf orientation of a PNG is applied")
     func pngUpright() throws {
         let image = try decoder.decode(Fixtures.bytes("orientation-6.png"))

@@ -121,6 +121,62 @@ def bomb_gif(path, w, h):
     open(path, "wb").write(data)
 
 
+# MARK: - Orientation from other places than EXIF (issue 30, item 3)
+
+def png_without_exif(path):
+    """The chunks of a PNG fixture, its eXIf chunk removed: (before IDAT, IDAT…, after)."""
+    data = open(path, "rb").read()
+    chunks, offset = [], 8
+    while offset < len(data):
+        length = struct.unpack(">I", data[offset:offset + 4])[0]
+        chunks.append((data[offset + 4:offset + 8], data[offset:offset + 12 + length]))
+        offset += 12 + length
+    return [raw for kind, raw in chunks if kind != b"eXIf"]
+
+
+def raw_profile_text(name, payload):
+    """ImageMagick's raw-profile text: newline, name, length, then hex in lines of 72 digits."""
+    digits = payload.hex()
+    lines = "\n".join(digits[i:i + 72] for i in range(0, len(digits), 72))
+    return f"\n{name}\n{len(payload):8d}\n{lines}\n".encode()
+
+
+def xmp_packet(orientation, as_element):
+    value = (f"<tiff:Orientation>{orientation}</tiff:Orientation>" if as_element
+             else "")
+    attribute = "" if as_element else f' tiff:Orientation="{orientation}"'
+    return ('<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>\n'
+            '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+            f'<rdf:Description rdf:about="" xmlns:tiff="http://ns.adobe.com/tiff/1.0/"{attribute}>{value}'
+            '</rdf:Description></rdf:RDF></x:xmpmeta>\n<?xpacket end="w"?>').encode()
+
+
+def make_orientation_source_fixtures():
+    chunks = png_without_exif("orientation-6.png")
+    before, after = chunks[:1], chunks[1:]          # after IHDR
+    # ImageMagick's EXIF raw profile, zlib-compressed in zTXt, before the image data.
+    text = raw_profile_text("exif", exif_app1(6))
+    ztxt = png_chunk(b"zTXt", b"Raw profile type exif\x00\x00" + zlib.compress(text, 9))
+    open("orientation-6-raw-profile.png", "wb").write(b"\x89PNG\r\n\x1a\n" + b"".join(before) + ztxt + b"".join(after))
+    # XMP in a compressed iTXt chunk after the image data (before IEND).
+    itxt = png_chunk(b"iTXt", b"XML:com.adobe.xmp\x00\x01\x00\x00\x00" + zlib.compress(xmp_packet(6, True), 9))
+    open("orientation-6-xmp.png", "wb").write(b"\x89PNG\r\n\x1a\n" + b"".join(chunks[:-1]) + itxt + chunks[-1])
+    # An AVIF whose only orientation is XMP's (avifenc turns an EXIF orientation into irot, not XMP's).
+    open("_tmp.xmp", "wb").write(xmp_packet(6, False))
+    try:
+        subprocess.run(["avifenc", "--ignore-exif", "--xmp", "_tmp.xmp", "--min", "0", "--max", "10", "orientation-6.png", "orientation-6-xmp.avif"],
+                       check=True, stdout=subprocess.DEVNULL)
+    finally:
+        os.remove("_tmp.xmp")
+    # An AVIF as cameras and avifenc write it: an Exif item saying 6 and the same turn as irot.
+    open("_tmp.exif", "wb").write(exif_app1(6)[6:])
+    try:
+        subprocess.run(["avifenc", "--exif", "_tmp.exif", "--min", "0", "--max", "10", "orientation-6.png", "orientation-6-exif-irot.avif"],
+                       check=True, stdout=subprocess.DEVNULL)
+    finally:
+        os.remove("_tmp.exif")
+
+
 def main():
     os.chdir(HERE)
     g, ga, b = gradient(alpha=False), gradient(alpha=True), blocks()
@@ -159,6 +215,7 @@ def main():
         insert_jpeg_exif(name, o)
     with_pam(stored_for(ga, 6), "orientation-6.png")
     insert_png_exif("orientation-6.png", 6)
+    make_orientation_source_fixtures()
     # AVIF rotation and mirroring: Pillow (libavif) turns the EXIF orientation into the
     # item's irot/imir properties.
     from PIL import Image
@@ -173,6 +230,15 @@ def main():
                     "-set", "delay", "10", "-loop", "0", "animated-3-frames.gif"], check=True)
     subprocess.run(["convert", "-size", "8x6", "xc:red", "-size", "8x6", "xc:blue", "-set", "delay", "10",
                     "-loop", "0", "-define", "webp:lossless=true", "animated-2-frames.webp"], check=True)
+    # An AVIF image sequence (avis) of three flat grey 16×16 frames, from a Y4M (libavif-bin's avifenc).
+    y4m = bytearray(b"YUV4MPEG2 W16 H16 F10:1 Ip A1:1 C420jpeg\n")
+    for frame in range(3):
+        y4m += b"FRAME\n" + bytes([60 + 60 * frame]) * 256 + bytes([128]) * 128
+    open("_tmp.y4m", "wb").write(bytes(y4m))
+    try:
+        subprocess.run(["avifenc", "_tmp.y4m", "sequence-3-frames.avif"], check=True, stdout=subprocess.DEVNULL)
+    finally:
+        os.remove("_tmp.y4m")
     webp = open("animated-2-frames.webp", "rb").read()
     open("animated-2-frames.webp", "wb").write(webp[: int.from_bytes(webp[4:8], "little") + 8])
 

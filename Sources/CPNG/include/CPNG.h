@@ -94,6 +94,15 @@ typedef struct {
     int interlaced;           // 1: Adam7
 } cpng_encode_settings;
 
+/// Metadata to write with a PNG; a NULL pointer (or a zero count) leaves the part out.
+typedef struct {
+    const uint8_t *icc;       // an ICC profile, written compressed as iCCP (libpng checks it
+    size_t icc_count;         // against the colour type and drops one that does not fit, warning)
+    const uint8_t *exif;      // a TIFF structure, written as eXIf
+    size_t exif_count;
+    const char *xmp;          // a NUL-terminated XMP packet, written as uncompressed iTXt
+} cpng_metadata;
+
 /// An encoded PNG in memory, owned by C until cpng_output_free.
 typedef struct {
     uint8_t *bytes;
@@ -106,6 +115,10 @@ typedef struct {
 /// Free the output with cpng_output_free either way.
 cpng_status cpng_encode_rgba(const uint8_t *pixels, const cpng_encode_settings *settings,
                              cpng_output *output, char *message);
+
+/// As cpng_encode_rgba, writing `metadata` (NULL for none) before the image data.
+cpng_status cpng_encode_rgba_with_metadata(const uint8_t *pixels, const cpng_encode_settings *settings,
+                                           const cpng_metadata *metadata, cpng_output *output, char *message);
 
 /// Frees an output's bytes and empties it.
 void cpng_output_free(cpng_output *output);

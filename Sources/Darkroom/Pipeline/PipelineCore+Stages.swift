@@ -35,7 +35,13 @@ extension PipelineCore {
                     let format = RenderPlan.outputFormat(
                         for: target.target.encoding, source: fetched.header.format, image: image, registry: registry)
                     let options = target.target.encoding.options(sourceFormat: format)
-                    let bytes = try await threads.compute { try registry.encode(image, options: options) }
+                    let decoding = configuration.decoding
+                    let bytes = try await threads.compute {
+                        let metadata =
+                            options.keepsMetadata
+                            ? registry.metadata(of: fetched.data.bytes, header: fetched.header, decoding: decoding) : .none
+                        return try registry.encode(image, options: options, metadata: metadata)
+                    }
                     configuration.counters?.recordEncode()
                     return EncodedRender(bytes: bytes, format: format, image: image)
                 }

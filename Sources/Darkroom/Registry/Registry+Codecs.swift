@@ -54,4 +54,31 @@ extension Registry {
         try encoder.checkWritable(image.size)
         return try encoder.encode(image, options: options)
     }
+
+    /// Like ``encode(_:options:)``, embedding `metadata` when `options.keepsMetadata` is set and
+    /// the encoder writes metadata (JPEG, PNG, WebP); otherwise the output is stripped.
+    ///
+    /// ```swift
+    /// let kept = registry.metadata(of: bytes, header: header, decoding: DecodeOptions())
+    /// let jpeg = try registry.encode(image, options: EncodeOptions(format: .jpeg, keepsMetadata: true), metadata: kept)
+    /// ```
+    public func encode(_ image: Image, options: EncodeOptions, metadata: ImageMetadata) throws -> [UInt8] {
+        guard options.keepsMetadata, !metadata.isEmpty else { return try encode(image, options: options) }
+        try options.validate()
+        let encoder = try encoder(for: options.format)
+        try encoder.checkWritable(image.size)
+        return try encoder.encode(image, options: options, metadata: metadata)
+    }
+
+    /// The metadata an output of `bytes` decoded with `decoding` keeps
+    /// (`ImageMetadata.kept(afterDecodingWith:)`), read by the decoder that reads `header`;
+    /// empty when no decoder does.
+    ///
+    /// ```swift
+    /// let kept = registry.metadata(of: bytes, header: try ImageProbe.probe(bytes), decoding: DecodeOptions())
+    /// ```
+    public func metadata(of bytes: [UInt8], header: ImageHeader, decoding: DecodeOptions) -> ImageMetadata {
+        guard let decoder = try? decoder(for: header, options: decoding) else { return .none }
+        return decoder.metadata(in: bytes, header: header).kept(afterDecodingWith: decoding)
+    }
 }

@@ -57,7 +57,9 @@ public struct VariantRenderer: Sendable {
                 }
                 let image = try prefixes.result(of: target.chain, keys: plan.prefixKeys(of: index), counters: counters)
                 let format = RenderPlan.outputFormat(for: target.encoding, source: header.format, image: image, registry: registry)
-                let bytes = try registry.encode(image, options: target.encoding.options(sourceFormat: format))
+                let options = target.encoding.options(sourceFormat: format)
+                let metadata = options.keepsMetadata ? registry.metadata(of: bytes, header: header, decoding: decoding) : .none
+                let bytes = try registry.encode(image, options: options, metadata: metadata)
                 counters?.recordEncode()
                 let rendered = RenderedVariant(name: target.name, identifier: identifier, image: image, bytes: bytes, format: format)
                 encoded[identifier] = rendered

@@ -24,7 +24,7 @@ import DarkroomCore
 ///   { filter = "aspect-fill", width = 128, height = 128 },
 ///   "circle",                                  # or a spec string: "blur(sigma=2)"
 /// ]
-/// format = "png"   # optional: format, quality, progressive, compression, lossless, speed
+/// format = "png"   # optional: format, quality, progressive, compression, lossless, speed, strip
 ///
 /// [variants.avatar-small]
 /// base = "avatar"  # avatar's chain, then these filters; encoder settings inherited unless set
@@ -40,7 +40,9 @@ import DarkroomCore
 ///   alias such as `jpg`), or `auto`. Without a format (or with `auto`) the output has the
 ///   source's format, chosen at render time (``VariantEncoding``).
 /// - `quality` 1…100, `progressive` (JPEG), `compression` 0…9 (PNG), `lossless` (WebP),
-///   `speed` 0…10 (AVIF). A setting that does not apply to an explicit format is a warning.
+///   `speed` 0…10 (AVIF), `strip` (default `true`; `false` keeps EXIF, XMP and a still-valid
+///   ICC profile in JPEG, PNG and WebP output). A setting that does not apply to an explicit
+///   format is a warning.
 /// - `base`: another variant, in any file. The base's flattened chain comes first; unset
 ///   encoder settings are inherited; `description` is not. Bases resolve after all files are read.
 /// - A later file's `[variants.X]` replaces an earlier `X` entirely (not an error; the earlier

@@ -49,11 +49,15 @@ extension VariantEncoding {
                 case "compression": compression = number
                 default: speed = number
                 }
-            case "progressive", "lossless":
+            case "progressive", "lossless", "strip":
                 guard let flag = Bool(value) else {
                     throw DarkroomError.invalidArgument(name: argument.name, value: value, expected: "true or false")
                 }
-                if argument.name == "progressive" { progressive = flag } else { lossless = flag }
+                switch argument.name {
+                case "progressive": progressive = flag
+                case "lossless": lossless = flag
+                default: strip = flag
+                }
             default:
                 let hint = NearestName.suggestion(for: argument.name, among: settings).map { " (did you mean '\($0)'?)" } ?? ""
                 throw DarkroomError.invalidArgument(

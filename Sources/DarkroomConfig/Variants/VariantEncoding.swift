@@ -33,12 +33,15 @@ public struct VariantEncoding: Sendable, Hashable {
     public var lossless: Bool?
     /// AVIF: encoder speed 0…10.
     public var speed: Int?
+    /// `false` keeps the source's metadata (EXIF with orientation reset, XMP, ICC profile when
+    /// still valid) in JPEG, PNG and WebP output; `nil` or `true` strips it (the default).
+    public var strip: Bool?
 
     /// Creates encoder settings; every one left `nil` is unset (inherited from a base, else the
     /// format's default), and a `nil` `format` is the source's.
     public init(
         format: ImageFormat? = nil, quality: Int? = nil, progressive: Bool? = nil,
-        compression: Int? = nil, lossless: Bool? = nil, speed: Int? = nil
+        compression: Int? = nil, lossless: Bool? = nil, speed: Int? = nil, strip: Bool? = nil
     ) {
         self.format = format
         self.quality = quality
@@ -46,10 +49,11 @@ public struct VariantEncoding: Sendable, Hashable {
         self.compression = compression
         self.lossless = lossless
         self.speed = speed
+        self.strip = strip
     }
 
     /// The configuration keys of the encoder settings, in the order they are documented.
-    public static let keys = ["format", "quality", "progressive", "compression", "lossless", "speed"]
+    public static let keys = ["format", "quality", "progressive", "compression", "lossless", "speed", "strip"]
 
     // MARK: - Inheritance
 
@@ -58,7 +62,7 @@ public struct VariantEncoding: Sendable, Hashable {
         VariantEncoding(
             format: format ?? base.format, quality: quality ?? base.quality,
             progressive: progressive ?? base.progressive, compression: compression ?? base.compression,
-            lossless: lossless ?? base.lossless, speed: speed ?? base.speed)
+            lossless: lossless ?? base.lossless, speed: speed ?? base.speed, strip: strip ?? base.strip)
     }
 
     // MARK: - Encoder options
@@ -67,13 +71,13 @@ public struct VariantEncoding: Sendable, Hashable {
     public func options(sourceFormat: ImageFormat) -> EncodeOptions {
         EncodeOptions(
             format: format ?? sourceFormat, quality: quality, progressive: progressive ?? false,
-            compressionLevel: compression, lossless: lossless ?? false, speed: speed)
+            compressionLevel: compression, lossless: lossless ?? false, speed: speed, keepsMetadata: strip == false)
     }
 
     /// The names of the settings that are given but do not apply to `format` (e.g. `quality`
     /// for PNG); empty when the format is the source's.
     public func settingsIgnored(by format: ImageFormat) -> [String] {
-        let applying: Set<String> =
+        var applying: Set<String> =
             switch format {
             case .jpeg: ["quality", "progressive"]
             case .png: ["compression"]
@@ -81,6 +85,7 @@ public struct VariantEncoding: Sendable, Hashable {
             case .avif: ["quality", "speed"]
             case .gif, .bmp, .tiff, .tga, .heif: []
             }
+        if EncodeOptions.formatsKeepingMetadata.contains(format) { applying.insert("strip") }
         return given.map(\.0).filter { !applying.contains($0) }
     }
 
@@ -93,6 +98,7 @@ public struct VariantEncoding: Sendable, Hashable {
         let meaningful = given.filter { key, value in
             switch key {
             case "progressive", "lossless": value != "false"
+            case "strip": value != "true"
             case "compression": value != String(defaults.effectiveCompressionLevel)
             case "speed": value != String(defaults.effectiveSpeed)
             default: true
@@ -109,6 +115,7 @@ public struct VariantEncoding: Sendable, Hashable {
         if let progressive { list.append(("progressive", String(progressive))) }
         if let quality { list.append(("quality", String(quality))) }
         if let speed { list.append(("speed", String(speed))) }
+        if let strip { list.append(("strip", String(strip))) }
         return list
     }
 }

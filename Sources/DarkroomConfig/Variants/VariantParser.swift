@@ -106,9 +106,13 @@ struct VariantParser {
                 options = EncodeOptions(format: .avif, speed: value)
             }
             do { try options.validate() } catch { return "\(error)" }
-        case "progressive", "lossless":
+        case "progressive", "lossless", "strip":
             guard let value = node.boolean else { return "'\(key)' must be true or false, not \(node.value.kindDescription)" }
-            if key == "progressive" { definition.encoding.progressive = value } else { definition.encoding.lossless = value }
+            switch key {
+            case "progressive": definition.encoding.progressive = value
+            case "lossless": definition.encoding.lossless = value
+            default: definition.encoding.strip = value
+            }
         default:
             return "'\(key)' is not an encoder setting"
         }

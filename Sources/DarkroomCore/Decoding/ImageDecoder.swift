@@ -65,6 +65,16 @@ public protocol ImageDecoder: Sendable {
     /// to the bytes and the pixels; a decoder whose cost depends on more (a progressive JPEG
     /// read at 1/8 skips most of its scans) says so.
     func estimatedDecodeCost(for header: ImageHeader, byteCount: Int, options: DecodeOptions) -> Double
+
+    /// The EXIF block, XMP packet and ICC profile `bytes` carries, as stored (what a render with
+    /// `strip = false` copies into its output). The default reads the containers Swift reads
+    /// (``ImageMetadata/init(reading:format:)``); a decoder whose format compresses a part (PNG's
+    /// `iCCP`) adds it.
+    ///
+    /// ```swift
+    /// let metadata = PNGDecoder().metadata(in: bytes, header: header)   // with the iCCP profile
+    /// ```
+    func metadata(in bytes: [UInt8], header: ImageHeader) -> ImageMetadata
 }
 
 extension ImageDecoder {
@@ -78,5 +88,9 @@ extension ImageDecoder {
 
     public func estimatedDecodeCost(for header: ImageHeader, byteCount: Int, options: DecodeOptions) -> Double {
         11.5 * Double(byteCount) / 1_000 + 2 * Double(header.width) * Double(header.height) / 1_000
+    }
+
+    public func metadata(in bytes: [UInt8], header: ImageHeader) -> ImageMetadata {
+        ImageMetadata(reading: bytes, format: header.format)
     }
 }

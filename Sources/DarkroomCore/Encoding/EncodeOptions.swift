@@ -12,6 +12,9 @@
 /// | avif | `quality` 1…100 (50), `speed` 0…10 (6) |
 /// | gif, bmp, tiff | none |
 ///
+/// ``keepsMetadata`` (`strip = false` in a variant) applies to JPEG, PNG and WebP, and is in the
+/// identifier only when set: `jpeg(progressive=false,quality=80,strip=false)`.
+///
 /// ```swift
 /// EncodeOptions(format: .jpeg).identifier               // "jpeg(progressive=false,quality=80)"
 /// EncodeOptions(format: .webp, lossless: true).identifier // "webp(lossless=true)"
@@ -29,12 +32,18 @@ public struct EncodeOptions: Sendable, Hashable {
     public var lossless: Bool
     /// AVIF: encoder speed 0 (slowest, smallest) … 10 (fastest). `nil` = 6.
     public var speed: Int?
+    /// Copy the source's EXIF (orientation reset), XMP and ICC profile (when still valid) into
+    /// the output, as sharp's `withMetadata()`; default `false` (stripped).
+    public var keepsMetadata: Bool
+
+    /// The formats whose encoders write metadata, so ``keepsMetadata`` applies to them.
+    public static let formatsKeepingMetadata: Set<ImageFormat> = [.jpeg, .png, .webp]
 
     /// Builds settings for `format`; a `nil` or omitted setting takes the format's default (see
     /// ``EncodeOptions``), and settings that do not apply to `format` are ignored.
     public init(
         format: ImageFormat, quality: Int? = nil, progressive: Bool = false,
-        compressionLevel: Int? = nil, lossless: Bool = false, speed: Int? = nil
+        compressionLevel: Int? = nil, lossless: Bool = false, speed: Int? = nil, keepsMetadata: Bool = false
     ) {
         self.format = format
         self.quality = quality
@@ -42,6 +51,7 @@ public struct EncodeOptions: Sendable, Hashable {
         self.compressionLevel = compressionLevel
         self.lossless = lossless
         self.speed = speed
+        self.keepsMetadata = keepsMetadata
     }
 
     // MARK: - Effective values
@@ -91,6 +101,7 @@ public struct EncodeOptions: Sendable, Hashable {
         case .gif, .bmp, .tiff, .tga, .heif:
             arguments = []
         }
+        if keepsMetadata, Self.formatsKeepingMetadata.contains(format) { arguments.append(("strip", "false")) }
         let list = arguments.sorted { $0.0 < $1.0 }.map { "\($0.0)=\($0.1)" }.joined(separator: ",")
         return "\(format.rawValue)(\(list))"
     }

@@ -25,12 +25,30 @@ public protocol ImageEncoder: Sendable {
     /// the file's bytes; throws for out-of-range options or when the encode fails.
     func encode(_ image: Image, options: EncodeOptions) throws -> [UInt8]
 
+    /// Encodes as ``encode(_:options:)`` and embeds `metadata` (EXIF, XMP, ICC profile) in the
+    /// file when the format holds it. The default drops it: GIF, BMP and a user's encoder write
+    /// the pixels alone. Renders call this only when `options.keepsMetadata` is set.
+    ///
+    /// ```swift
+    /// let jpeg = try JPEGEncoder().encode(image, options: options, metadata: ImageMetadata(exif: exif))
+    /// ```
+    func encode(_ image: Image, options: EncodeOptions, metadata: ImageMetadata) throws -> [UInt8]
+
+    /// Whether ``encode(_:options:metadata:)`` embeds metadata (default `false`).
+    var writesMetadata: Bool { get }
+
     /// The largest width and height this encoder writes; `nil` for no limit of its own.
     var maximumSize: PixelSize? { get }
 }
 
 extension ImageEncoder {
     public var maximumSize: PixelSize? { nil }
+
+    public func encode(_ image: Image, options: EncodeOptions, metadata: ImageMetadata) throws -> [UInt8] {
+        try encode(image, options: options)
+    }
+
+    public var writesMetadata: Bool { false }
 
     /// Throws when a picture of `size` is larger than this encoder writes.
     ///

@@ -7,6 +7,9 @@ enum TIFFStructure {
         var width: Int?
         var height: Int?
         var orientation: Orientation = .up
+        /// Whether the orientation tag is present with a value 1…8 (so that other sources, XMP,
+        /// are not consulted).
+        var hasOrientation = false
         /// Where the `ICCProfile` field's bytes are (tag 34675, `UNDEFINED`), when present.
         var iccProfile: Range<Int>?
         /// TIFF files: PhotometricInterpretation (262), the first BitsPerSample (258),
@@ -66,7 +69,11 @@ enum TIFFStructure {
             case 322: fields.tileWidth = value
             case 323: fields.tileLength = value
             case 338: fields.extraSample = first()
-            case 274: if let value { fields.orientation = Orientation(exifValue: value) }
+            case 274:
+                if let value, (1...8).contains(value) {
+                    fields.orientation = Orientation(exifValue: value)
+                    fields.hasOrientation = true
+                }
             case 34675:
                 // UNDEFINED (7) bytes: stored in the entry when they fit in 4, else at an offset.
                 guard type == 7, let count = u32(entry + 4), count > 0 else { break }
@@ -80,9 +87,14 @@ enum TIFFStructure {
 
     /// The orientation in an EXIF payload (`"Exif\0\0"` + TIFF, or bare TIFF), `.up` when absent.
     static func orientation(inExif payload: UnsafeRawBufferPointer) -> Orientation {
+        orientationTag(inExif: payload) ?? .up
+    }
+
+    /// The orientation an EXIF payload records, `nil` when it records none (or no valid one).
+    static func orientationTag(inExif payload: UnsafeRawBufferPointer) -> Orientation? {
         let r = ByteReader(payload)
         let start = r.starts(with: "Exif\0\0", at: 0) ? 6 : 0
-        guard let body = r.slice(start, payload.count - start) else { return .up }
-        return readIFD0(body)?.orientation ?? .up
+        guard let body = r.slice(start, payload.count - start), let fields = readIFD0(body), fields.hasOrientation else { return nil }
+        return fields.orientation
     }
 }

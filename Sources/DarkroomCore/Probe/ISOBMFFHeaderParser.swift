@@ -32,6 +32,13 @@ enum ISOBMFFHeaderParser {
         if let associated = properties.primary {
             size = associated.lazy.compactMap(extent).first
             orientation = Self.orientation(of: associated, in: r)
+            // The item's own rotation and mirror win (HEIF applies them); without them the EXIF
+            // item's orientation counts, then XMP's, as Pillow reads them.
+            if !associated.contains(where: { $0.type == "irot" || $0.type == "imir" }) {
+                let parts = ImageMetadata.isobmffParts(r)
+                let exif = parts.exif.flatMap { bytes in bytes.withUnsafeBytes { TIFFStructure.orientationTag(inExif: $0) } }
+                orientation = exif ?? parts.xmp.flatMap(XMPOrientation.read) ?? .up
+            }
         }
         if size == nil {
             // No item association to follow: the largest extent is the primary image in practice.

@@ -28,6 +28,29 @@ extension ISOBMFFHeaderParser {
         }
     }
 
+    /// The number of frames of an image sequence (AVIF's `avis`, HEIF's `msf1`): the sample
+    /// count (`stsz` or `stz2`) of the first track whose handler is `pict` or `vide`, so an
+    /// alpha plane's `auxv` track is not counted twice. `nil` when the file has no such track.
+    static func sequenceFrameCount(in r: ByteReader) -> Int? {
+        guard let moov = findBox("moov", in: r, from: 0, to: r.count) else { return nil }
+        var trakAt = moov.start
+        while let trak = nextBox(in: r, at: trakAt, limit: moov.end) {
+            trakAt = trak.end
+            guard trak.type == "trak",
+                let mdia = findBox("mdia", in: r, from: trak.start, to: trak.end),
+                let hdlr = findBox("hdlr", in: r, from: mdia.start, to: mdia.end),
+                let handler = r.fourCC(hdlr.start + 8), handler == "pict" || handler == "vide",
+                let minf = findBox("minf", in: r, from: mdia.start, to: mdia.end),
+                let stbl = findBox("stbl", in: r, from: minf.start, to: minf.end)
+            else { continue }
+            // Both carry version and flags, a field, then the sample count at byte 8.
+            let sizes = findBox("stsz", in: r, from: stbl.start, to: stbl.end) ?? findBox("stz2", in: r, from: stbl.start, to: stbl.end)
+            guard let sizes, sizes.end - sizes.start >= 12 else { return nil }
+            return r.u32be(sizes.start + 8)
+        }
+        return nil
+    }
+
     private static func checkSampleTable(_ table: Box, in r: ByteReader, format: ImageFormat) throws {
         let room = table.end - table.start
         func refuse(_ what: String) -> DarkroomError {

@@ -45,7 +45,9 @@ public struct ImageDetails: Sendable, Hashable {
             case .png: readPNG(r)
             case .gif: readGIF(r)
             case .webp: readWebP(r)
-            case .avif, .heif: bitDepth = Self.isobmffBitDepth(r)
+            case .avif, .heif:
+                bitDepth = Self.isobmffBitDepth(r)
+                if let frames = ISOBMFFHeaderParser.sequenceFrameCount(in: r), frames > 0 { frameCount = frames }
             case .tiff: bitDepth = TIFFLayout(bytes)?.bitsPerSample ?? 1
             case .bmp: bitDepth = r.u16le(28).map { $0 == 16 ? 5 : 8 }
             case .tga: bitDepth = 8

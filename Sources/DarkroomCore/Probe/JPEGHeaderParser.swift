@@ -2,11 +2,13 @@
 
 /// Walks JPEG markers up to the first start-of-frame, collecting the EXIF orientation from
 /// the first EXIF block (as browsers and exiftool do), which may also come after the frame
-/// header: then the walk goes on to the image data (SOS).
+/// header: then the walk goes on to the image data (SOS). Without an EXIF orientation, the XMP
+/// packet's `tiff:Orientation` counts (as Pillow reads it).
 enum JPEGHeaderParser {
     static func parse(_ r: ByteReader) throws -> ImageHeader {
         var orientation = Orientation.up
         var sawExif = false
+        var exifOrientation: Orientation?, xmpOrientation: Orientation?
         var header: ImageHeader?
         do {
             try walkSegments(r) { segment in
@@ -25,9 +27,14 @@ enum JPEGHeaderParser {
                 if marker == 0xE1, !sawExif, let payload = r.slice(offset + 2, length - 2),
                     ByteReader(payload).starts(with: "Exif\0\0", at: 0) {
                     sawExif = true
-                    orientation = TIFFStructure.orientation(inExif: payload)
+                    exifOrientation = TIFFStructure.orientationTag(inExif: payload)
+                    orientation = exifOrientation ?? .up
                     header?.orientation = orientation
                     return header == nil
+                }
+                if marker == 0xE1, xmpOrientation == nil, let payload = r.slice(offset + 2, length - 2),
+                    ByteReader(payload).starts(with: ImageMetadata.xmpSignature, at: 0) {
+                    xmpOrientation = XMPOrientation.read(Array(payload.dropFirst(ImageMetadata.xmpSignature.utf8.count)))
                 }
                 return true
             }
@@ -35,9 +42,10 @@ enum JPEGHeaderParser {
             // Damage after the frame header, found only while looking for a late EXIF block,
             // is the decoder's to report.
         }
-        guard let header else {
+        guard var header else {
             throw DarkroomError.corrupt(.jpeg, detail: "no frame header (SOF) before the image data")
         }
+        header.orientation = exifOrientation ?? xmpOrientation ?? .up
         return header
     }
 
@@ -128,7 +136,7 @@ enum PNGHeaderParser {
             throw DarkroomError.corrupt(.png, detail: "IHDR gives \(width)×\(height); PNG sides are at most 2147483647")
         }
         var hasAlpha = colorType == 4 || colorType == 6
-        var orientation = Orientation.up
+        var sources = OrientationSources()
         var offset = 33
         // Walk ancillary chunks until the first IDAT; stop quietly if a chunk header is cut.
         while let length = r.u32be(offset), let type = r.fourCC(offset + 4), type != "IDAT", type != "IEND" {
@@ -140,12 +148,49 @@ enum PNGHeaderParser {
                     .png, detail: "the \(name) chunk claims \(length) bytes, but only \(max(0, r.count - offset - 12)) follow it")
             }
             if type == "tRNS" { hasAlpha = true }
-            if type == "eXIf", let payload = r.slice(offset + 8, length) {
-                orientation = TIFFStructure.orientation(inExif: payload)
+            if let payload = r.slice(offset + 8, length) { sources.read(type, payload) }
+            offset += 12 + length
+        }
+        // eXIf and text chunks may also follow the image data (Pillow reads them there too):
+        // walk the chunk headers to IEND, quietly, unless EXIF already said.
+        // Types compared as numbers: a large file has thousands of IDAT chunks to step over.
+        let afterImageData: Set<Int> = [0x6558_4966, 0x7445_5874, 0x7A54_5874, 0x6954_5874]  // eXIf tEXt zTXt iTXt
+        while sources.exif == nil, let length = r.u32be(offset), let code = r.u32be(offset + 4), code != 0x4945_4E44,  // IEND
+            offset + 12 + length <= r.count
+        {
+            if afterImageData.contains(code), let type = r.fourCC(offset + 4), let payload = r.slice(offset + 8, length) {
+                sources.read(type, payload)
             }
             offset += 12 + length
         }
-        return ImageHeader(format: .png, width: width, height: height, orientation: orientation, hasAlpha: hasAlpha)
+        return ImageHeader(format: .png, width: width, height: height, orientation: sources.orientation, hasAlpha: hasAlpha)
+    }
+
+    /// A PNG's orientation sources, in Pillow's precedence: `eXIf`, then ImageMagick's raw EXIF
+    /// profile in a text chunk, then XMP's `tiff:Orientation`.
+    struct OrientationSources {
+        var exif: Orientation?
+        var rawProfile: Orientation?
+        var xmp: Orientation?
+
+        var orientation: Orientation { exif ?? rawProfile ?? xmp ?? .up }
+
+        mutating func read(_ type: String, _ payload: UnsafeRawBufferPointer) {
+            if type == "eXIf", exif == nil {
+                exif = TIFFStructure.orientationTag(inExif: payload)
+                return
+            }
+            // Text is inflated only while it can still decide the orientation.
+            guard ["tEXt", "zTXt", "iTXt"].contains(type), rawProfile == nil, let keyword = PNGTextChunk.keyword(payload),
+                RawProfile.exifKeywords.contains(keyword) || (keyword == ImageMetadata.pngXMPKeyword && xmp == nil),
+                let (_, text) = PNGTextChunk.read(type: type, payload)
+            else { return }
+            if keyword == ImageMetadata.pngXMPKeyword {
+                xmp = XMPOrientation.read(text)
+            } else if let profile = RawProfile.bytes(text) {
+                rawProfile = profile.withUnsafeBytes { TIFFStructure.orientationTag(inExif: $0) }
+            }
+        }
     }
 }
 
@@ -177,15 +222,19 @@ enum WebPHeaderParser {
         }
     }
 
+    /// The `EXIF` chunk's orientation, else the `XMP ` chunk's `tiff:Orientation`.
     private static func exifOrientation(_ r: ByteReader) -> Orientation {
         var offset = 12
+        var xmp: Orientation?
         while let type = r.fourCC(offset), let length = r.u32le(offset + 4) {
             if type == "EXIF", let payload = r.slice(offset + 8, length) {
-                return TIFFStructure.orientation(inExif: payload)
+                if let tagged = TIFFStructure.orientationTag(inExif: payload) { return tagged }
+            } else if type == "XMP ", xmp == nil, let payload = r.slice(offset + 8, length) {
+                xmp = XMPOrientation.read(Array(payload))
             }
             offset += 8 + length + (length & 1)
         }
-        return .up
+        return xmp ?? .up
     }
 
     private static func truncated(_ what: String) -> DarkroomError {

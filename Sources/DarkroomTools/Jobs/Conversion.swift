@@ -38,6 +38,9 @@ public struct Conversion: Sendable {
     public var lossless = false
     /// AVIF: encoder speed 0 (slowest, smallest) … 10 (fastest); `nil` = 6.
     public var speed: Int?
+    /// Keep the source's EXIF (orientation reset), XMP and ICC profile (when still valid) in
+    /// JPEG, PNG and WebP output (`--keep-metadata`); default `false`, stripped.
+    public var keepsMetadata = false
     /// Fit the upright image inside this box, keeping its aspect ratio; never enlarges.
     public var maxSize: PixelSize?
     /// Decode at a reduced scale when fitting (JPEG DCT scaling). Turn off only to measure it.
@@ -101,7 +104,7 @@ public struct Conversion: Sendable {
     public func encodeOptions() throws -> EncodeOptions {
         EncodeOptions(
             format: try resolvedFormat(), quality: quality, progressive: progressive,
-            compressionLevel: compressionLevel, lossless: lossless, speed: speed)
+            compressionLevel: compressionLevel, lossless: lossless, speed: speed, keepsMetadata: keepsMetadata)
     }
 
     /// Reads, converts and writes. Nothing is written when anything fails.
@@ -148,7 +151,8 @@ public struct Conversion: Sendable {
         if let target, image.size != target {
             image = try Resampler.resize(image, to: target, kernel: kernel)
         }
-        let encoded = try registry.encode(image, options: options)
+        let metadata = options.keepsMetadata ? registry.metadata(of: bytes, header: header, decoding: decoding) : .none
+        let encoded = try registry.encode(image, options: options, metadata: metadata)
         return (header, encoded, decoded.size, image.size)
     }
 
