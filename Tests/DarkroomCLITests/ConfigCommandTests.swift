@@ -15,6 +15,15 @@ struct CheckCommandTests {
         #expect(outcome.stdout.isEmpty)
     }
 
+    @Test("a header without a key ('[=efaults]', found by fuzz-config) is a config error, not an abort in the TOML library")
+    func headerWithoutKey() async throws {
+        let folder = try TemporaryDirectory()
+        try Data("[=efaults]\ninclude = false\n".utf8).write(to: folder.url.appendingPathComponent("20-x.toml"))
+        let outcome = try await CommandRunner.run(["check", "--config", folder.url.path])
+        #expect(outcome.status == 78, "\(outcome.stdout)\(outcome.stderr)")
+        #expect((outcome.stdout + outcome.stderr).contains("20-x.toml:1: a table header must start with a key"))
+    }
+
     @Test("a cache or source table of a kind nobody registered is an error naming the known kinds")
     func unknownKinds() async throws {
         let folder = try TemporaryDirectory()

@@ -21,6 +21,24 @@ struct HostileTOMLTests {
         #expect(errors(text) == ["20-x.toml:\(line): a key or string holds \\u0000 (NUL), which is not allowed here"])
     }
 
+    @Test(
+        "a table header not starting with a key is refused before TOMLKit (toml++ asserted on '[=a]': an abort in debug builds, undefined behaviour in release)",
+        arguments: [
+            ("[=efaults]\ninclude = false\n", 1, "'='"), ("[variants.a]\nfilters = []\n[\nb]\n", 3, "a line break"),
+            ("[[ =x]]\n", 1, "'='"), ("[ #a]\n", 1, "'#'"), ("[\r\n", 1, "a carriage return"), ("[.a]\n", 1, "'.'"),
+            ("[\u{1F600}]\n", 1, "byte 0xF0"),
+        ])
+    func headerWithoutKey(text: String, line: Int, what: String) {
+        #expect(errors(text) == ["20-x.toml:\(line): a table header must start with a key (a bare name or a quoted string), not \(what)"])
+    }
+
+    @Test("headers that do start with a key still parse: bare, quoted, spaced, arrays of tables")
+    func headersWithKeys() {
+        let configuration = load(("20-x.toml", "[ variants.a ]\nfilters = []\n[\"variants\".'b']\nfilters = []\n[[sources.http.extra]]\nx = 1\n"))
+        #expect(!printed(configuration).contains { $0.contains("table header") }, "\(printed(configuration))")
+        #expect(configuration.variant(named: "a") != nil && configuration.variant(named: "b") != nil)
+    }
+
     @Test("a string value holding \\u0000 is an error, not silently cut short")
     func nulInValue() {
         #expect(errors("[variants.a]\nfilters = [\"grayscale\"]\nformat = \"png\\u0000jpeg\"\n")

@@ -168,6 +168,14 @@ private struct Scanner {
         advance()
         let isArray = peek == UInt8(ascii: "[")
         if isArray { advance() }
+        // toml++ assumes a header's key starts with a key character or a quote: in a debug build
+        // `[=a]` fails its assertion (abort), and in a release build the assumption is undefined
+        // behaviour. Such a header is refused here with its line.
+        skipSpaces()
+        if let b = peek, !(Self.isBareKeyByte(b) || b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") || b == UInt8(ascii: "]")) {
+            report("a table header must start with a key (a bare name or a quoted string), not \(Self.describe(b))", at: here)
+            return (0, 0)
+        }
         let keys = scanKey()
         skipSpaces()
         while peek == UInt8(ascii: "]") { advance() }
@@ -351,6 +359,16 @@ private struct Scanner {
     }
 
     // MARK: - Trivia
+
+    /// A byte as an error message names it: `'='`, "a line break", or its hexadecimal value.
+    static func describe(_ b: UInt8) -> String {
+        switch b {
+        case UInt8(ascii: "\n"): "a line break"
+        case UInt8(ascii: "\r"): "a carriage return"
+        case 0x21...0x7E: "'\(Character(Unicode.Scalar(b)))'"
+        default: "byte 0x" + String(b, radix: 16, uppercase: true)
+        }
+    }
 
     static func isBareKeyByte(_ b: UInt8) -> Bool {
         (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
