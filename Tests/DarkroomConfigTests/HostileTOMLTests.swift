@@ -32,6 +32,16 @@ struct HostileTOMLTests {
         #expect(errors(text) == ["20-x.toml:\(line): a table header must start with a key (a bare name or a quoted string), not \(what)"])
     }
 
+    @Test(
+        "an array element starting with '}' or a non-ASCII byte is refused before TOMLKit (fuzz-config: 'r=[}' failed toml++'s assertion)",
+        arguments: [
+            ("r=[}\n", 1, "'}'"), ("[variants.a]\nfilters = [ \"grayscale\", } ]\n", 2, "'}'"), ("r = [[}]]\n", 1, "'}'"),
+            ("r = { a = [}] }\n", 1, "'}'"), ("r = [1,\u{2028}]\n", 1, "byte 0xE2"),
+        ])
+    func arrayElementTerminator(text: String, line: Int, what: String) {
+        #expect(errors(text) == ["20-x.toml:\(line): an array element cannot start with \(what)"])
+    }
+
     @Test("headers that do start with a key still parse: bare, quoted, spaced, arrays of tables")
     func headersWithKeys() {
         let configuration = load(("20-x.toml", "[ variants.a ]\nfilters = []\n[\"variants\".'b']\nfilters = []\n[[sources.http.extra]]\nx = 1\n"))

@@ -262,6 +262,13 @@ private struct Scanner {
                 skipTrivia(newlines: true)
                 guard let b = peek else { return }
                 if b == UInt8(ascii: "]") { break }
+                // toml++ assumes an element does not start with a value terminator: `[}` and a
+                // Unicode line separator fail its assertion (an abort in debug builds, undefined
+                // behaviour in release). No TOML value starts with '}' or a non-ASCII byte.
+                if b == UInt8(ascii: "}") || b >= 0x80 {
+                    report("an array element cannot start with \(Self.describe(b))", at: here)
+                    return
+                }
                 let start = index
                 let elementNode = node(.index(element), under: path.node)
                 record(elementNode, at: here)
