@@ -30,6 +30,8 @@ struct cjpeg_decoder {
     cjpeg_color_model color_model;
     int early_stop;
     int keeps_cmyk;
+    /// Set once scanlines are being read: an error from then on has rows to keep.
+    int reading_rows;
 };
 
 static void check_scan_count(j_common_ptr cinfo) {
@@ -66,6 +68,15 @@ void cjpeg_decoder_destroy(cjpeg_decoder *decoder) {
 
 const char *cjpeg_decoder_message(const cjpeg_decoder *decoder) {
     return decoder->error.message;
+}
+
+void cjpeg_decoder_set_fail_on(cjpeg_decoder *decoder, cjpeg_fail_on level) {
+    decoder->error.fail_on = (int)level;
+}
+
+cjpeg_damage cjpeg_decoder_damage(const cjpeg_decoder *decoder, const char **message) {
+    if (message != NULL) *message = decoder->error.damage_message;
+    return (cjpeg_damage)decoder->error.damage;
 }
 
 static cjpeg_status misuse(cjpeg_decoder *decoder, const char *message) {
@@ -189,6 +200,7 @@ static void read_all_scanlines(cjpeg_decoder *decoder, uint8_t *pixels, size_t s
     int cmyk = decoder->color_model == CJPEG_COLOR_CMYK;
     int inverted = cinfo->saw_Adobe_marker;
     JSAMPROW rows[CJPEG_ROWS_PER_CALL];
+    decoder->reading_rows = 1;
     while (cinfo->output_scanline < cinfo->output_height) {
         JDIMENSION first = cinfo->output_scanline;
         JDIMENSION count = cinfo->output_height - first;
@@ -259,6 +271,32 @@ static void read_progressive_early(cjpeg_decoder *decoder, uint8_t *pixels, size
     read_all_scanlines(decoder, pixels, stride);
 }
 
+/// After a failure part-way through the scanlines: whether the fail-on level keeps the rows
+/// read so far (an error below CJPEG_FAIL_ON_ERROR, an early end below
+/// CJPEG_FAIL_ON_TRUNCATED), noting the damage when it does.
+static int keeps_partial_image(cjpeg_decoder *decoder) {
+    cjpeg_error_manager *error = &decoder->error;
+    if (!decoder->reading_rows) return 0;
+    int truncated = error->status == CJPEG_TRUNCATED;
+    if (!truncated && error->status != CJPEG_CORRUPT) return 0;
+    if (error->fail_on >= (truncated ? CJPEG_FAIL_ON_TRUNCATED : CJPEG_FAIL_ON_ERROR)) return 0;
+    cjpeg_note_damage(error, truncated ? CJPEG_DAMAGE_TRUNCATED : CJPEG_DAMAGE_ERROR, error->message);
+    error->status = CJPEG_OK;
+    error->message[0] = '\0';
+    return 1;
+}
+
+/// Rows `first`… of the output, opaque mid-grey: what libjpeg shows where data is missing.
+static void fill_grey_from(uint8_t *pixels, size_t stride, JDIMENSION width, JDIMENSION first, JDIMENSION height) {
+    for (JDIMENSION y = first; y < height; y++) {
+        uint8_t *row = pixels + (size_t)y * stride;
+        for (JDIMENSION x = 0; x < width; x++) {
+            row[4 * x] = row[4 * x + 1] = row[4 * x + 2] = 128;
+            row[4 * x + 3] = 255;
+        }
+    }
+}
+
 cjpeg_status cjpeg_decoder_read_rgba(cjpeg_decoder *decoder, uint8_t *pixels, size_t stride, size_t capacity) {
     if (decoder->state != STATE_SCALED) return misuse(decoder, "read_rgba needs set_scale first");
     j_decompress_ptr cinfo = &decoder->cinfo;
@@ -267,7 +305,13 @@ cjpeg_status cjpeg_decoder_read_rgba(cjpeg_decoder *decoder, uint8_t *pixels, si
         return misuse(decoder, "the pixel buffer is too small for the output size");
     }
     decoder->state = STATE_DONE;
-    if (setjmp(decoder->error.jump)) return decoder->error.status;
+    if (setjmp(decoder->error.jump)) {
+        if (keeps_partial_image(decoder)) {
+            fill_grey_from(pixels, stride, cinfo->output_width, cinfo->output_scanline, cinfo->output_height);
+            return CJPEG_OK;
+        }
+        return decoder->error.status;
+    }
 
     if (decoder->early_stop) {
         // Full-resolution components need only their DC coefficients: read those scans

@@ -8,8 +8,8 @@
 
 // MARK: - Classifying messages
 
-/// Warnings that mean the pixels are damaged or missing: decoding stops with an error so a
-/// truncated or corrupt file never comes back as a half-grey image.
+/// Warnings that mean the pixels are damaged or missing: at the default fail-on level decoding
+/// stops with an error, so a truncated or corrupt file never comes back as a half-grey image.
 /// Tolerated (the image is intact): extraneous bytes between markers, an unknown Adobe
 /// transform code, an unknown JFIF revision, a bad ICC marker, too many scanlines written.
 static int is_damaging_warning(int code) {
@@ -64,10 +64,25 @@ static void error_exit(j_common_ptr cinfo) {
     jump_with_current_message(cinfo);
 }
 
+void cjpeg_note_damage(cjpeg_error_manager *manager, int damage, const char *message) {
+    if (damage <= manager->damage) return;
+    manager->damage = damage;
+    snprintf(manager->damage_message, sizeof manager->damage_message, "%s", message);
+}
+
 static void emit_message(j_common_ptr cinfo, int msg_level) {
     if (msg_level >= 0) return;  // trace messages: ignore
     cinfo->err->num_warnings++;
-    if (is_damaging_warning(cinfo->err->msg_code)) jump_with_current_message(cinfo);
+    int code = cinfo->err->msg_code;
+    if (!is_damaging_warning(code)) return;
+    cjpeg_error_manager *manager = (cjpeg_error_manager *)cinfo->err;
+    // The memory source ends a short file with a fake EOI and this warning: truncation.
+    int truncated = code == JWRN_JPEG_EOF;
+    int stops = truncated ? manager->fail_on >= CJPEG_FAIL_ON_TRUNCATED : manager->fail_on >= CJPEG_FAIL_ON_WARNING;
+    if (stops) jump_with_current_message(cinfo);
+    char text[JMSG_LENGTH_MAX];
+    (*manager->pub.format_message)(cinfo, text);
+    cjpeg_note_damage(manager, truncated ? CJPEG_DAMAGE_TRUNCATED : CJPEG_DAMAGE_WARNING, text);
 }
 
 static void output_message(j_common_ptr cinfo) {
@@ -81,6 +96,9 @@ struct jpeg_error_mgr *cjpeg_error_manager_init(cjpeg_error_manager *manager) {
     pub->output_message = output_message;
     manager->status = CJPEG_OK;
     manager->message[0] = '\0';
+    manager->fail_on = CJPEG_FAIL_ON_WARNING;
+    manager->damage = CJPEG_DAMAGE_NONE;
+    manager->damage_message[0] = '\0';
     return pub;
 }
 

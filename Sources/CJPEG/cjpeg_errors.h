@@ -17,10 +17,19 @@ typedef struct {
     jmp_buf jump;
     cjpeg_status status;
     char message[CJPEG_MESSAGE_CAPACITY];
+    /// The damage level that stops decoding (cjpeg_fail_on); CJPEG_FAIL_ON_WARNING by default.
+    int fail_on;
+    /// The worst damage let through so far (cjpeg_damage) and its message.
+    int damage;
+    char damage_message[CJPEG_MESSAGE_CAPACITY];
 } cjpeg_error_manager;
 
 /// Installs the silent, jumping handlers into `manager` and returns libjpeg's part of it.
 struct jpeg_error_mgr *cjpeg_error_manager_init(cjpeg_error_manager *manager);
+
+/// Records damage the fail-on level let through: keeps the worst kind, and the first message
+/// of that kind.
+void cjpeg_note_damage(cjpeg_error_manager *manager, int damage, const char *message);
 
 /// Records `status` and `message` and longjmps to the manager's `jump`.
 /// For failures this wall detects itself (too many scans, allocation failure).

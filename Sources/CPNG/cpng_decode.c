@@ -14,6 +14,16 @@
 
 // MARK: - State
 
+/// Where reduced rows go: sums of the current block row, written out every `factor` rows.
+typedef struct {
+    uint32_t *sums;
+    size_t sums_bytes;
+    uint32_t width, height, out_width, factor, next_row;
+    int channels;
+    uint8_t *pixels;
+    size_t stride;
+} cpng_reducer;
+
 struct cpng_decoder {
     /// First member: libpng's error and memory pointer.
     cpng_report report;
@@ -26,6 +36,12 @@ struct cpng_decoder {
     png_bytepp rows;
     int info_read;
     int pixels_read;
+    /// Set once rows are being read: a failure from then on has rows to keep.
+    int reading_rows;
+    /// Rows handed to the reducer so far (shrink-on-load), read back after a longjmp.
+    uint32_t rows_reduced;
+    /// The shrink-on-load state, here rather than on the stack so it survives a longjmp.
+    cpng_reducer reducer;
 };
 
 // MARK: - Reading from memory
@@ -72,7 +88,37 @@ cpng_decoder *cpng_decoder_create(const uint8_t *data, size_t size, uint32_t max
     }
     png_set_read_fn(decoder->png, decoder, cpng_read_memory);
     png_set_user_limits(decoder->png, max_width, max_height);
+    decoder->report.fail_on = CPNG_FAIL_ON_WARNING;
     return decoder;
+}
+
+void cpng_decoder_set_fail_on(cpng_decoder *decoder, cpng_fail_on level) {
+    decoder->report.fail_on = (int)level;
+    // Below CPNG_FAIL_ON_ERROR a bad CRC in the image data is a warning and the data is used
+    // (ancillary chunks with bad CRCs are still skipped).
+    if (level < CPNG_FAIL_ON_ERROR) png_set_crc_action(decoder->png, PNG_CRC_WARN_USE, PNG_CRC_WARN_DISCARD);
+    // At CPNG_FAIL_ON_NONE the image data is read in small blocks (libpng's default is 8 KiB,
+    // all or nothing from the read callback), so that a cut file loses at most the rows of its
+    // last 512 bytes. (On a read struct this call sets that block size.)
+    if (level < CPNG_FAIL_ON_TRUNCATED) png_set_compression_buffer_size(decoder->png, 512);
+}
+
+cpng_damage cpng_decoder_damage(const cpng_decoder *decoder, const char **message) {
+    if (message != NULL) *message = decoder->report.damage_message;
+    return (cpng_damage)decoder->report.damage;
+}
+
+/// After a longjmp part-way through the rows: whether the fail-on level keeps what was read
+/// (a truncation below CPNG_FAIL_ON_TRUNCATED, another error in the data below
+/// CPNG_FAIL_ON_ERROR), noting the damage when it does.
+static int cpng_keeps_partial_image(cpng_decoder *decoder) {
+    cpng_report *report = &decoder->report;
+    if (!decoder->reading_rows || report->out_of_memory || report->limit_exceeded) return 0;
+    int truncated = report->ran_out_of_data;
+    if (report->fail_on >= (truncated ? CPNG_FAIL_ON_TRUNCATED : CPNG_FAIL_ON_ERROR)) return 0;
+    cpng_note_damage(report, truncated ? CPNG_DAMAGE_TRUNCATED : CPNG_DAMAGE_ERROR, report->message);
+    report->message[0] = '\0';
+    return 1;
 }
 
 void cpng_decoder_destroy(cpng_decoder *decoder) {
@@ -172,7 +218,7 @@ cpng_status cpng_decoder_read_rgba(cpng_decoder *decoder, uint8_t *pixels, size_
     for (uint32_t y = 0; y < height; y++) decoder->rows[y] = pixels + (size_t)y * stride;
 
     if (setjmp(png_jmpbuf(decoder->png))) {
-        return cpng_failure_status(&decoder->report);
+        return cpng_keeps_partial_image(decoder) ? CPNG_OK : cpng_failure_status(&decoder->report);
     }
     cpng_request_rgba8(decoder->png, decoder->info, 0);
     if (png_get_rowbytes(decoder->png, decoder->info) != row_bytes
@@ -181,7 +227,12 @@ cpng_status cpng_decoder_read_rgba(cpng_decoder *decoder, uint8_t *pixels, size_
         png_error(decoder->png, "libpng did not produce 8-bit RGBA rows");
     }
     // Reads every row (every Adam7 pass); finishing the last row checks the final IDAT CRC
-    // and zlib's checksum, and a stream that stops short is an error, not a partial image.
+    // and zlib's checksum, and a stream that stops short is an error, not a partial image —
+    // unless the fail-on level keeps partial images: then rows never reached stay zero.
+    if (decoder->report.fail_on < CPNG_FAIL_ON_ERROR) {
+        for (uint32_t y = 0; y < height; y++) memset(decoder->rows[y], 0, row_bytes);
+    }
+    decoder->reading_rows = 1;
     png_read_image(decoder->png, decoder->rows);
     cpng_refuse_damaged_image_data(decoder->png, &decoder->report);
     return CPNG_OK;
@@ -240,15 +291,6 @@ static void cpng_emit_row(const uint32_t *sums, uint32_t width, uint32_t out_wid
     }
 }
 
-/// Where reduced rows go: sums of the current block row, written out every `factor` rows.
-typedef struct {
-    uint32_t *sums;
-    size_t sums_bytes;
-    uint32_t width, height, out_width, factor, next_row;
-    int channels;
-    uint8_t *pixels;
-    size_t stride;
-} cpng_reducer;
 
 static void cpng_reduce_row(void *context, const uint8_t *row) {
     cpng_reducer *r = (cpng_reducer *)context;
@@ -258,6 +300,25 @@ static void cpng_reduce_row(void *context, const uint8_t *row) {
         uint32_t oy = y / r->factor, rows = y - oy * r->factor + 1;
         cpng_emit_row(r->sums, r->width, r->out_width, r->factor, rows, r->channels, r->pixels + (size_t)oy * r->stride);
         memset(r->sums, 0, r->sums_bytes);
+    }
+}
+
+/// After a partial RGB (opaque) read: the reducer averaged the missing rows in as black and
+/// wrote opaque pixels. Output rows with no input row read become transparent; a row with some
+/// gets the average of those alone, with alpha for the share it covers.
+static void cpng_make_missing_rows_transparent(cpng_decoder *decoder) {
+    const cpng_reducer *r = &decoder->reducer;
+    uint32_t out_height = (r->height + r->factor - 1) / r->factor;
+    for (uint32_t oy = 0; oy < out_height; oy++) {
+        uint32_t first = oy * r->factor;
+        uint32_t rows = first + r->factor <= r->height ? r->factor : r->height - first;
+        uint32_t read = decoder->rows_reduced <= first ? 0 : decoder->rows_reduced - first;
+        if (read >= rows) continue;
+        uint8_t *out = r->pixels + (size_t)oy * r->stride;
+        for (uint32_t ox = 0; ox < r->out_width; ox++, out += 4) {
+            for (int c = 0; c < 3; c++) out[c] = read == 0 ? 0 : (uint8_t)(out[c] * rows / read > 255 ? 255 : out[c] * rows / read);
+            out[3] = (uint8_t)((255 * read + rows / 2) / rows);
+        }
     }
 }
 
@@ -295,7 +356,12 @@ cpng_status cpng_decoder_read_rgba_reduced(
     uint8_t *row = (uint8_t *)decoder->rows + sums_bytes;
 
     if (setjmp(png_jmpbuf(decoder->png))) {
-        return cpng_failure_status(&decoder->report);
+        if (!cpng_keeps_partial_image(decoder)) return cpng_failure_status(&decoder->report);
+        // The rows never read count as transparent black in the averages.
+        memset(row, 0, row_bytes);
+        for (uint32_t y = decoder->rows_reduced; y < height; y++) cpng_reduce_row(&decoder->reducer, row);
+        if (decoder->reducer.channels == 3) cpng_make_missing_rows_transparent(decoder);
+        return CPNG_OK;
     }
     // Plain 8-bit RGB or RGBA needs no libpng transform (checked on IHDR's own values,
     // before png_read_update_info replaces them with the transformed ones).
@@ -309,19 +375,21 @@ cpng_status cpng_decoder_read_rgba_reduced(
         || png_get_rowbytes(decoder->png, decoder->info) != (size_t)width * (size_t)channels) {
         png_error(decoder->png, "libpng did not produce 8-bit RGB or RGBA rows");
     }
-    cpng_reducer reducer = {sums, sums_bytes, width, height, out_width, factor, 0, channels, pixels, stride};
+    decoder->reducer = (cpng_reducer){sums, sums_bytes, width, height, out_width, factor, 0, channels, pixels, stride};
     memset(sums, 0, sums_bytes);
     // Plain files' rows are inflated and unfiltered here, faster. libpng has read up to the
     // first IDAT's data; anything unusual (found before any row is used) leaves the file to
     // libpng, which reports problems its way.
     if (plain && decoder->offset >= 8 && memcmp(decoder->data + decoder->offset - 4, "IDAT", 4) == 0
         && cpng_fast_rows(decoder->data, decoder->size, decoder->offset - 8, width, height, channels,
-                          cpng_reduce_row, &reducer)) {
+                          cpng_reduce_row, &decoder->reducer)) {
         return CPNG_OK;
     }
+    decoder->reading_rows = 1;
     for (uint32_t y = 0; y < height; y++) {
         png_read_row(decoder->png, row, NULL);
-        cpng_reduce_row(&reducer, row);
+        cpng_reduce_row(&decoder->reducer, row);
+        decoder->rows_reduced = y + 1;
     }
     // Reading the last row checked the final IDAT CRC and zlib's end, as png_read_image does;
     // what libpng only warns about there is refused.

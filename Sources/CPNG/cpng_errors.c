@@ -32,7 +32,17 @@ void cpng_on_warning(png_structp png, png_const_charp message) {
     }
 }
 
+void cpng_note_damage(cpng_report *report, int damage, const char *message) {
+    if (damage <= report->damage) return;
+    report->damage = damage;
+    snprintf(report->damage_message, sizeof report->damage_message, "%s", message);
+}
+
 void cpng_refuse_damaged_image_data(png_structp png, cpng_report *report) {
+    if (report->image_data_damaged && report->fail_on < CPNG_FAIL_ON_WARNING) {
+        cpng_note_damage(report, CPNG_DAMAGE_WARNING, report->warning);
+        return;
+    }
     if (report->image_data_damaged) {
         char text[CPNG_MESSAGE_CAPACITY];
         snprintf(text, sizeof text, "damaged image data (%s)", report->warning);

@@ -22,10 +22,19 @@ typedef struct {
     /// Set when libpng warned about the image data itself ("IDAT: incorrect data check",
     /// extra or missing compressed data): libpng tolerates it, the pixels are not to be trusted.
     int image_data_damaged;
+    /// The damage level that stops decoding (cpng_fail_on; the encoder leaves it at 0, unused).
+    int fail_on;
+    /// The worst damage let through (cpng_damage) and its message.
+    int damage;
+    char damage_message[CPNG_MESSAGE_CAPACITY];
 } cpng_report;
 
-/// Fails the decode (png_error) when libpng warned that the image data is damaged. Call
-/// after the last row is read.
+/// Keeps `damage` when it is worse than what was noted, with its message.
+void cpng_note_damage(cpng_report *report, int damage, const char *message);
+
+/// Fails the decode (png_error) when libpng warned that the image data is damaged, unless the
+/// fail-on level lets warnings through (then the damage is noted). Call after the last row is
+/// read.
 void cpng_refuse_damaged_image_data(png_structp png, cpng_report *report);
 
 /// Records the message and longjmps back to the setjmp of the running call.

@@ -58,7 +58,7 @@ public struct BMPDecoder: ImageDecoder {
         try options.checkLimits(byteCount: bytes.count, header: header)
         let (stored, profile) = try bytes.withUnsafeBytes { raw in
             let file = ByteReader(raw)
-            return (try Self.decodeStoredPixels(file, limits: options.limits), Self.embeddedProfile(file))
+            return (try Self.decodeStoredPixels(file, options: options), Self.embeddedProfile(file))
         }
         return options.orient(options.convertToSRGB(stored, iccProfile: profile), header: header)
     }
@@ -77,7 +77,8 @@ public struct BMPDecoder: ImageDecoder {
 
     // MARK: - Decoding
 
-    private static func decodeStoredPixels(_ file: ByteReader, limits: DecodeLimits) throws -> Image {
+    private static func decodeStoredPixels(_ file: ByteReader, options: DecodeOptions) throws -> Image {
+        let limits = options.limits
         let header = try BMPHeader(file)
         // Re-check on this file's own size: the caller's header may not be this file's.
         try limits.check(ImageHeader(format: .bmp, width: header.width, height: header.height))
@@ -89,9 +90,10 @@ public struct BMPDecoder: ImageDecoder {
 
         // Uncompressed data must hold every row before pixels are allocated for them.
         let isRunLength = header.compression == .rle8 || header.compression == .rle4
-        let rowStride = isRunLength ? 0 : try BMPPixelReaders.rowStride(file, header: header)
+        let (rowStride, rows) = isRunLength ? (0, header.height) : try BMPPixelReaders.rowLayout(file, header: header, options: options)
 
         var hasAlpha = false
+        var partial = rows < header.height
         let pixels = try [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
             guard let base = buffer.baseAddress else { return }
             HugePageAdvice.advise(base, byteCount: byteCount)
@@ -100,9 +102,12 @@ public struct BMPDecoder: ImageDecoder {
             case .rle8, .rle4:
                 buffer.initialize(repeating: 0)  // unwritten pixels are transparent black
                 initialized = byteCount
-                hasAlpha = try !BMPRunLength.decode(file, header: header, into: canvas)
+                let ending = try BMPRunLength.decode(file, header: header, options: options, into: canvas)
+                hasAlpha = !ending.complete
+                partial = ending.cut
             case .rgb, .bitfields, .alphaBitfields:
-                let alpha = try BMPPixelReaders.read(file, header: header, rowStride: rowStride, into: canvas)
+                if partial { buffer.initialize(repeating: 0) }  // rows the file lacks are transparent black
+                let alpha = try BMPPixelReaders.read(file, header: header, rowStride: rowStride, rows: rows, into: canvas)
                 initialized = byteCount
                 if let alpha {
                     if alpha.anyNonZero {
@@ -113,6 +118,7 @@ public struct BMPDecoder: ImageDecoder {
                 }
             }
         }
-        return try Image(width: header.width, height: header.height, pixels: pixels, hasAlpha: hasAlpha)
+        let image = try Image(width: header.width, height: header.height, pixels: pixels, hasAlpha: hasAlpha)
+        return partial ? image.withAlphaScanned() : image
     }
 }

@@ -54,10 +54,11 @@ enum BMPPixelReaders {
         var anyTranslucent = false
     }
 
-    /// The bytes from one stored row to the next, once the file is known to hold every row
-    /// (the last one's padding may be missing) — checked before any pixel memory is allocated.
-    /// - Throws: `.truncated` naming how many rows the data holds.
-    static func rowStride(_ file: ByteReader, header: BMPHeader) throws -> Int {
+    /// The bytes from one stored row to the next, and how many stored rows the file holds (the
+    /// last one's padding may be missing) — checked before any pixel memory is allocated.
+    /// - Throws: `.truncated` naming how many rows the data holds, when some are missing and
+    ///   `options.failOn` stops on truncation (otherwise the rows there are decoded).
+    static func rowLayout(_ file: ByteReader, header: BMPHeader, options: DecodeOptions) throws -> (stride: Int, rows: Int) {
         let (rowBits, overflow) = header.width.multipliedReportingOverflow(by: header.bitCount)
         let rowStride = ((rowBits + 31) / 32) * 4
         let lastRow = (rowBits + 7) / 8  // the last row's padding is often left out
@@ -66,22 +67,28 @@ enum BMPPixelReaders {
         let available = file.count - header.dataOffset
         guard !overflow, !overflow2, !overflow3, needed <= available else {
             let rows = available < lastRow || rowStride <= 0 ? 0 : min(header.height, (available - lastRow) / rowStride + 1)
-            throw DarkroomError.truncated(
-                .bmp, detail: "the pixel data holds \(available) bytes from offset \(header.dataOffset), "
-                    + "\(rows) of \(header.height) rows of \(rowStride) bytes")
+            let detail = "the pixel data holds \(available) bytes from offset \(header.dataOffset), "
+                + "\(rows) of \(header.height) rows of \(rowStride) bytes"
+            if overflow || overflow2 || overflow3
+                || options.stops(on: .truncated, warning: DecodeWarning(format: .bmp, damage: .truncated, detail: detail)) {
+                throw DarkroomError.truncated(.bmp, detail: detail)
+            }
+            return (rowStride, rows)
         }
-        return rowStride
+        return (rowStride, header.height)
     }
 
-    /// Decodes the rows at `header.dataOffset`, `rowStride` bytes apart (from
-    /// ``rowStride(_:header:)``), into `canvas`.
+    /// Decodes the first `rows` stored rows at `header.dataOffset`, `rowStride` bytes apart (from
+    /// ``rowLayout(_:header:options:)``), into `canvas`.
     /// - Returns: the alpha seen, when the pixels have an alpha channel; `nil` when opaque.
     /// - Throws: `.corrupt` for a palette index past the palette.
-    static func read(_ file: ByteReader, header: BMPHeader, rowStride: Int, into canvas: BMPCanvas) throws -> AlphaSummary? {
+    static func read(
+        _ file: ByteReader, header: BMPHeader, rowStride: Int, rows: Int, into canvas: BMPCanvas
+    ) throws -> AlphaSummary? {
         guard let start = file.bytes.baseAddress?.advanced(by: header.dataOffset) else {
             throw DarkroomError.emptyInput
         }
-        for storedRow in 0..<header.height {
+        for storedRow in 0..<rows {
             let row = start.advanced(by: storedRow * rowStride)
             switch header.bitCount {
             case 24: readBGR(row, storedRow: storedRow, canvas: canvas)
@@ -90,7 +97,7 @@ enum BMPPixelReaders {
             }
         }
         guard let masks = header.masks else { return nil }
-        return readMasked(start, rowStride: rowStride, bytesPerPixel: header.bitCount / 8, masks: masks, canvas: canvas)
+        return readMasked(start, rowStride: rowStride, rows: rows, bytesPerPixel: header.bitCount / 8, masks: masks, canvas: canvas)
     }
 
     // MARK: - Palette indices
@@ -132,12 +139,12 @@ enum BMPPixelReaders {
 
     /// 16- and 32-bit pixels through `masks`, noting the alpha written when there is a mask for it.
     private static func readMasked(
-        _ start: UnsafeRawPointer, rowStride: Int, bytesPerPixel: Int, masks: BMPMasks, canvas: BMPCanvas
+        _ start: UnsafeRawPointer, rowStride: Int, rows: Int, bytesPerPixel: Int, masks: BMPMasks, canvas: BMPCanvas
     ) -> AlphaSummary? {
         var alphaOr: UInt32 = 0
         var alphaAnd: UInt32 = 0xFF
         let bytes = bytesPerPixel == 4 ? masks.byteShifts : nil
-        for storedRow in 0..<canvas.height {
+        for storedRow in 0..<rows {
             let row = start.advanced(by: storedRow * rowStride)
             for x in 0..<canvas.width {
                 let pixel: UInt32

@@ -20,10 +20,25 @@ import DarkroomCore
 /// ```
 enum BMPRunLength {
     /// Decodes into `canvas`, whose pixels must all be zero.
-    /// - Returns: `true` when every pixel was written (the image is opaque).
+    /// - Returns: `complete`: every pixel was written (the image is opaque); `cut`: the data
+    ///   ended early and `options.failOn` let it through (the pixels written are kept).
     /// - Throws: `.truncated` when the data ends before the end-of-bitmap marker with pixels
-    ///   left to write, `.corrupt` for a palette index past the palette.
-    static func decode(_ file: ByteReader, header: BMPHeader, into canvas: BMPCanvas) throws -> Bool {
+    ///   left to write (unless `options.failOn` lets it through), `.corrupt` for a palette index
+    ///   past the palette.
+    static func decode(
+        _ file: ByteReader, header: BMPHeader, options: DecodeOptions, into canvas: BMPCanvas
+    ) throws -> (complete: Bool, cut: Bool) {
+        do {
+            return (try decodeRuns(file, header: header, into: canvas), false)
+        } catch let DarkroomError.truncated(format, detail) {
+            if options.stops(on: .truncated, warning: DecodeWarning(format: format, damage: .truncated, detail: detail)) {
+                throw DarkroomError.truncated(format, detail: detail)
+            }
+            return (false, true)
+        }
+    }
+
+    private static func decodeRuns(_ file: ByteReader, header: BMPHeader, into canvas: BMPCanvas) throws -> Bool {
         let isRLE4 = header.compression == .rle4
         let data = UnsafeRawBufferPointer(rebasing: file.bytes[header.dataOffset...])
         let palette = header.palette

@@ -55,6 +55,9 @@ struct BatchCommand: ParsableCommand {
     @Flag(name: .customLong("keep-metadata"), help: "Keep EXIF (orientation reset to 1), XMP and a still-valid ICC profile in JPEG, PNG and WebP output (as strip = false in a variant).")
     var keepMetadata = false
 
+    @Option(name: .customLong("fail-on"), help: ArgumentHelp(FailOnOption.help, valueName: "LEVEL"))
+    var failOn: String?
+
     func validate() throws {
         if let failure = options.validationFailure { throw ValidationError(failure) }
     }
@@ -63,7 +66,7 @@ struct BatchCommand: ParsableCommand {
     var options: BatchOptions {
         BatchOptions(
             inputs: inputs, urlList: urlList, variants: variants, out: out, jobs: jobs ?? BatchOptions.defaultJobs, config: config,
-            noCache: noCache, json: json, keepMetadata: keepMetadata)
+            noCache: noCache, json: json, keepMetadata: keepMetadata, failOn: failOn)
     }
 
     func run() throws {

@@ -35,6 +35,8 @@ struct BatchOptions: Equatable {
     var json = false
     /// Keep metadata in every variant's output (`strip = false`).
     var keepMetadata = false
+    /// `--fail-on`: how much damage stops a decode (`nil`: the configuration's `[decode]`).
+    var failOn: String?
 
     /// `--jobs` when it is not given.
     static var defaultJobs: Int { max(1, SpreadThreads.allowedCPUCount) }
@@ -91,15 +93,22 @@ struct BatchOptions: Equatable {
         Resampler.maximumThreads = 1
         let batch = Batch(inputs: found.inputs, unusable: found.unusable, targets: targets, outputDirectory: out)
         let display = ProgressDisplay(isTerminal: isatty(STDERR_FILENO) == 1, quiet: json)
+        let decoding: DecodeOptions
+        do {
+            decoding = try FailOnOption.decoding(option: failOn, configuration: configuration, input: "batch")
+        } catch {
+            throw CommandFailure.exit(subject: "--fail-on", error)
+        }
         let renderer: CachingRenderer
         var pipeline: ImagePipeline?
         let caches: CacheLayers
         do {
             caches = try CommandRegistry.caches(for: configuration, noCache: noCache)
-            renderer = CommandRegistry.renderer(caches: caches)
+            renderer = CommandRegistry.renderer(caches: caches, decoding: decoding)
             if found.inputs.contains(where: \.isURL) {
                 try CommandRegistry.requireSourceSettings(configuration)
-                pipeline = try CommandRegistry.pipeline(for: configuration, targets: targets, caches: caches, jobs: jobs)
+                pipeline = try CommandRegistry.pipeline(
+                    for: configuration, targets: targets, caches: caches, jobs: jobs, decoding: decoding)
             }
         } catch {
             throw CommandFailure.exit(subject: "cache", error)

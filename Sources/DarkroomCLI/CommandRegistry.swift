@@ -73,8 +73,8 @@ enum CommandRegistry {
     }
 
     /// A renderer going through `caches`, or straight to work without them.
-    static func renderer(caches: CacheLayers) -> CachingRenderer {
-        CachingRenderer(renderer: VariantRenderer(registry: shared), caches: caches)
+    static func renderer(caches: CacheLayers, decoding: DecodeOptions = DecodeOptions()) -> CachingRenderer {
+        CachingRenderer(renderer: VariantRenderer(registry: shared, decoding: decoding), caches: caches)
     }
 
     /// A pipeline for every input of `render` and the URL inputs of `batch`: the tool's registry
@@ -83,7 +83,7 @@ enum CommandRegistry {
     /// them (standard input's bytes, which a plain path would otherwise claim).
     static func pipeline(
         for configuration: Configuration, targets: [RenderTarget], caches: CacheLayers, jobs: Int,
-        first: (any ImageSource)? = nil
+        first: (any ImageSource)? = nil, decoding: DecodeOptions = DecodeOptions()
     ) throws -> ImagePipeline {
         var registry = shared
         if let first { registry.register(source: first) }
@@ -93,6 +93,7 @@ enum CommandRegistry {
         registry.register(source: HTTPSource(settings: configuration.httpSourceSettings))
         var settings = ImagePipeline.Configuration(registry: registry, targets: targets, caches: caches)
         settings.maximumActiveProcessing = max(1, jobs)
+        settings.decoding = decoding
         return ImagePipeline(configuration: settings)
     }
 

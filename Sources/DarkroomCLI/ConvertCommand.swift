@@ -68,6 +68,9 @@ struct ConvertCommand: ParsableCommand {
     @Flag(name: .customLong("no-shrink-on-load"), help: "Decode at full size even when --max-size allows less (for measuring).")
     var noShrinkOnLoad = false
 
+    @Option(name: .customLong("fail-on"), help: ArgumentHelp(FailOnOption.convertHelp, valueName: "LEVEL"))
+    var failOn: String?
+
     @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: "Refuse images with more pixels than this.")
     var maxPixels: Int = DecodeLimits.defaultMaxPixels
 
@@ -141,6 +144,8 @@ struct ConvertCommand: ParsableCommand {
         conversion.decoding.appliesOrientation = !noAutoOrient
         conversion.shrinkOnLoad = !noShrinkOnLoad
         conversion.decoding.limits.maxPixels = maxPixels
+        conversion.decoding = try FailOnOption.decoding(
+            conversion.decoding, option: failOn, configuration: nil, input: name(input, FileBytes.standardInputName))
         return conversion
     }
 }

@@ -111,6 +111,13 @@ struct Listing: Encodable {
     /// The registered cache kinds, and the layers the configuration builds from them.
     var cacheKinds: [CacheKindEntry]
     var caches: [Cache]
+    /// `[decode]`: the fail-on level and where it was set (`nil`: the default).
+    var decode: Decode
+
+    struct Decode: Encodable {
+        var failOn: String
+        var definedAt: String?
+    }
 
     init(registry: Registry, configuration: Configuration, location: ConfigLocation) {
         config = location.description
@@ -128,6 +135,8 @@ struct Listing: Encodable {
         caches = configuration.cacheSettings.tables.map {
             Cache(name: $0.name, type: $0.kind, definedAt: $0.node.location.description)
         }
+        decode = Decode(
+            failOn: configuration.decodeSettings.failOn.rawValue, definedAt: configuration.decodeSettings.failOnLocation?.description)
         let sharing = configuration.variantNamesByIdentifier
         variants = configuration.variants.map { variant in
             Variant(
@@ -196,6 +205,8 @@ struct Listing: Encodable {
         for cache in caches {
             out += "  \(cache.name)  type \(cache.type)  (\(cache.definedAt))\n"
         }
+        out += "\nDecoding ([decode])\n"
+        out += "  fail-on = \(decode.failOn)  (\(decode.definedAt ?? "default"))\n"
         return out
     }
 }

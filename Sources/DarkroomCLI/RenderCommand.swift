@@ -62,6 +62,9 @@ struct RenderCommand: ParsableCommand {
     @Flag(name: .customLong("keep-metadata"), help: "Keep EXIF (orientation reset to 1), XMP and a still-valid ICC profile in JPEG, PNG and WebP output (as strip = false in a variant).")
     var keepMetadata = false
 
+    @Option(name: .customLong("fail-on"), help: ArgumentHelp(FailOnOption.help, valueName: "LEVEL"))
+    var failOn: String?
+
     @Flag(name: .customLong("no-cache"), help: "Neither read nor write the caches (for measuring).")
     var noCache = false
 
@@ -100,6 +103,8 @@ struct RenderCommand: ParsableCommand {
         let isFolder = !toStandardOutput && (variants.count > 1 || output.hasSuffix("/") || Self.isDirectory(output))
         var targets: [RenderTarget]
         let (location, configuration) = CommandRegistry.configuration(config)
+        let shownSource = source == Conversion.standardStream ? FileBytes.standardInputName : source
+        let decoding = try FailOnOption.decoding(option: failOn, configuration: configuration, input: shownSource)
         if filters.isEmpty {
             targets = try VariantSelection.targets(variants: variants, configuration: configuration, location: location)
             if !isFolder, let fromExtension = ImageFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) {
@@ -139,7 +144,7 @@ struct RenderCommand: ParsableCommand {
             piped = MemorySource([Self.standardInputImage: bytes])
             input = MemorySource.scheme + Self.standardInputImage
         }
-        let pipeline = try CommandRegistry.pipeline(for: configuration, targets: targets, caches: caches, jobs: 1, first: piped)
+        let pipeline = try CommandRegistry.pipeline(for: configuration, targets: targets, caches: caches, jobs: 1, first: piped, decoding: decoding)
         let names = targets.map(\.name)
         let rendered = try BlockingWait.run(on: pipeline.executor) { [input] in
             try await pipeline.images(for: input, variants: names)

@@ -11,7 +11,8 @@ import DarkroomCore
 /// - Greyscale becomes RGB. CMYK/YCCK (Adobe-inverted when the file has an Adobe marker) is
 ///   converted through its embedded CMYK profile (perceptual, as sharp does); without one,
 ///   or with `.ignore`, by the plain formula R = (1 − C)(1 − K).
-/// - Truncated or corrupt data throws (libjpeg's "corrupt data" warnings count as errors);
+/// - Truncated or corrupt data throws (libjpeg's "corrupt data" warnings count as errors) unless
+///   `options.failOn` lets it through: then the rows that arrived come back, the rest grey;
 ///   extraneous bytes between markers are tolerated because the pixels are intact.
 /// - Progressive files with more than 500 scans are refused (a known CPU-exhaustion trick).
 /// - An embedded ICC profile (`APP2`) is converted to sRGB unless `options.colorProfiles` is
@@ -61,6 +62,7 @@ public struct JPEGDecoder: ImageDecoder {
             throw DarkroomError.decodeFailed(.jpeg, detail: "out of memory creating the decoder")
         }
         defer { cjpeg_decoder_destroy(decoder) }
+        cjpeg_decoder_set_fail_on(decoder, LibJPEGStatus.failOn(options.failOn))
 
         var info = cjpeg_info()
         try LibJPEGStatus.check(cjpeg_decoder_read_header(decoder, &info), decoder)
@@ -87,6 +89,7 @@ public struct JPEGDecoder: ImageDecoder {
             try LibJPEGStatus.check(
                 cjpeg_decoder_read_rgba(decoder, pixels.baseAddress, bytesPerRow, pixels.count), decoder)
         }
+        LibJPEGStatus.reportDamage(of: decoder, to: options)
         if let cmyk { image = cmyk.apply(to: image) }
         // A scale that does not divide the frame leaves a partial last column or row: record the
         // full size, so that resizes keep its proportions (Image.shrunkFrom).

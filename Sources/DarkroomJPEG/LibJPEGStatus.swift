@@ -22,6 +22,30 @@ enum LibJPEGStatus {
         }
     }
 
+    /// The C wall's level for `failOn`.
+    static func failOn(_ failOn: FailOn) -> cjpeg_fail_on {
+        switch failOn {
+        case .none: CJPEG_FAIL_ON_NONE
+        case .truncated: CJPEG_FAIL_ON_TRUNCATED
+        case .error: CJPEG_FAIL_ON_ERROR
+        case .warning: CJPEG_FAIL_ON_WARNING
+        }
+    }
+
+    /// Sends the damage the decode went past (if any) to `options.warnings`.
+    static func reportDamage(of decoder: OpaquePointer, to options: DecodeOptions) {
+        var message: UnsafePointer<CChar>?
+        let damage: DecodeDamage
+        switch cjpeg_decoder_damage(decoder, &message) {
+        case CJPEG_DAMAGE_TRUNCATED: damage = .truncated
+        case CJPEG_DAMAGE_ERROR: damage = .error
+        case CJPEG_DAMAGE_WARNING: damage = .warning
+        default: return
+        }
+        let detail = cleaned(message.map { String(cString: $0) } ?? "")
+        options.warnings?(DecodeWarning(format: .jpeg, damage: damage, detail: detail))
+    }
+
     /// libjpeg's message without a redundant "Corrupt JPEG data: " prefix (the error says so).
     private static func cleaned(_ message: String) -> String {
         let prefix = "Corrupt JPEG data: "

@@ -114,6 +114,7 @@ public struct PNGDecoder: ImageDecoder {
             throw DarkroomError.decodeFailed(.png, detail: "out of memory while starting libpng")
         }
         defer { cpng_decoder_destroy(decoder) }
+        cpng_decoder_set_fail_on(decoder, PNGFailure.failOn(options.failOn))
 
         var info = cpng_info()
         let infoStatus = cpng_decoder_read_info(decoder, &info)
@@ -151,9 +152,11 @@ public struct PNGDecoder: ImageDecoder {
                     decoder, UInt32(factor), pixels.baseAddress, outputWidth * Image.bytesPerPixel, pixels.count),
                 decoder)
         }
+        let damaged = PNGFailure.reportDamage(of: decoder, to: options)
         // An RGBA file whose pixels are all opaque is reported opaque (the scan stops at the
         // first translucent pixel; the buffer is shared, not copied).
-        return (fileHasAlpha ? image.withAlphaScanned() : image, profile)
+        // A partial image's missing rows are transparent.
+        return (fileHasAlpha || damaged ? image.withAlphaScanned() : image, profile)
     }
 
     private static func bigEndian32(_ buffer: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int {

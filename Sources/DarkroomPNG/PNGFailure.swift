@@ -17,4 +17,30 @@ enum PNGFailure {
         default: return .decodeFailed(.png, detail: detail)
         }
     }
+
+    /// The C wall's level for `failOn`.
+    static func failOn(_ failOn: FailOn) -> cpng_fail_on {
+        switch failOn {
+        case .none: CPNG_FAIL_ON_NONE
+        case .truncated: CPNG_FAIL_ON_TRUNCATED
+        case .error: CPNG_FAIL_ON_ERROR
+        case .warning: CPNG_FAIL_ON_WARNING
+        }
+    }
+
+    /// Sends the damage the decode went past (if any) to `options.warnings`; whether there was
+    /// any.
+    static func reportDamage(of decoder: OpaquePointer, to options: DecodeOptions) -> Bool {
+        var message: UnsafePointer<CChar>?
+        let damage: DecodeDamage
+        switch cpng_decoder_damage(decoder, &message) {
+        case CPNG_DAMAGE_TRUNCATED: damage = .truncated
+        case CPNG_DAMAGE_ERROR: damage = .error
+        case CPNG_DAMAGE_WARNING: damage = .warning
+        default: return false
+        }
+        let detail = message.map { String(cString: $0) } ?? ""
+        options.warnings?(DecodeWarning(format: .png, damage: damage, detail: detail.isEmpty ? "libpng gave no message" : detail))
+        return true
+    }
 }

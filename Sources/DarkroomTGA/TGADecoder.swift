@@ -42,25 +42,31 @@ public struct TGADecoder: ImageDecoder {
 
     public func decode(_ bytes: [UInt8], header: ImageHeader, options: DecodeOptions) throws -> Image {
         try options.checkLimits(byteCount: bytes.count, header: header)
-        let image = try bytes.withUnsafeBytes { raw in try Self.decodeStored(ByteReader(raw), limits: options.limits) }
+        let image = try bytes.withUnsafeBytes { raw in try Self.decodeStored(ByteReader(raw), options: options) }
         return options.orient(image, header: header)
     }
 
     // MARK: - Decoding
 
-    private static func decodeStored(_ file: ByteReader, limits: DecodeLimits) throws -> Image {
+    private static func decodeStored(_ file: ByteReader, options: DecodeOptions) throws -> Image {
         let header = try TGAHeader(file)
-        try limits.check(ImageHeader(format: .tga, width: header.width, height: header.height))
+        try options.limits.check(ImageHeader(format: .tga, width: header.width, height: header.height))
         let pixelCount = header.width * header.height  // both ≤ 65535: no overflow
         let stride = header.bytesPerPixel
+        // Pixels the file holds (in file order); the rest stay transparent black when
+        // `options.failOn` lets a cut file through.
+        var present = pixelCount
         if !header.isRunLength, pixelCount * stride > file.count - header.pixelOffset {
-            throw DarkroomError.truncated(
-                .tga, detail: "the pixel data needs \(pixelCount * stride) bytes, the file has \(file.count - header.pixelOffset)")
+            let detail = "the pixel data needs \(pixelCount * stride) bytes, the file has \(file.count - header.pixelOffset)"
+            if options.stops(on: .truncated, warning: DecodeWarning(format: .tga, damage: .truncated, detail: detail)) {
+                throw DarkroomError.truncated(.tga, detail: detail)
+            }
+            present = (file.count - header.pixelOffset) / stride
         }
         let values = try TGAPixels(header: header, file: file)
         let byteCount = pixelCount * Image.bytesPerPixel
         var pixels = [UInt8](repeating: 0, count: byteCount)
-        try pixels.withUnsafeMutableBytes { out in
+        let hasAlpha = try pixels.withUnsafeMutableBytes { out in
             let put = { (index: Int, color: RGBA) in
                 let row = index / header.width, column = index % header.width
                 let y = header.isTopDown ? row : header.height - 1 - row
@@ -72,24 +78,48 @@ public struct TGADecoder: ImageDecoder {
                 out[at + 3] = color.a
             }
             if header.isRunLength {
-                try readRunLength(file, header: header, values: values, put: put)
+                present = try readRunLength(file, header: header, values: values, options: options, put: put)
             } else {
-                for index in 0..<pixelCount {
+                for index in 0..<present {
                     put(index, try values.rgba(file.bytes, at: header.pixelOffset + index * stride, pixel: index))
                 }
             }
+            var hasAlpha = resolveAlpha(out, header: header)
+            if present < pixelCount {
+                // The alpha rule may have made every pixel opaque: the missing ones are not.
+                for index in present..<pixelCount { put(index, RGBA(r: 0, g: 0, b: 0, a: 0)) }
+                hasAlpha = true
+            }
+            return hasAlpha
         }
-        let hasAlpha = resolveAlpha(&pixels, header: header)
         return try Image(width: header.width, height: header.height, pixels: pixels, hasAlpha: hasAlpha)
     }
 
     /// Run-length packets: a byte whose top bit says "repeat one value" or "this many values",
     /// and whose low 7 bits are the count less one. A packet running past the last pixel is cut.
+    /// Returns the pixels written: all of them, or (data cut short, `options.failOn` letting it
+    /// through) those before the cut.
     private static func readRunLength(
-        _ file: ByteReader, header: TGAHeader, values: TGAPixels, put: (Int, RGBA) -> Void
+        _ file: ByteReader, header: TGAHeader, values: TGAPixels, options: DecodeOptions, put: (Int, RGBA) -> Void
+    ) throws -> Int {
+        let total = header.width * header.height
+        var index = 0
+        do {
+            try readRuns(file, header: header, values: values, index: &index, put: put)
+            return total
+        } catch let DarkroomError.truncated(format, detail) {
+            if options.stops(on: .truncated, warning: DecodeWarning(format: format, damage: .truncated, detail: detail)) {
+                throw DarkroomError.truncated(format, detail: detail)
+            }
+            return index
+        }
+    }
+
+    private static func readRuns(
+        _ file: ByteReader, header: TGAHeader, values: TGAPixels, index: inout Int, put: (Int, RGBA) -> Void
     ) throws {
         let total = header.width * header.height, stride = header.bytesPerPixel
-        var index = 0, at = header.pixelOffset
+        var at = header.pixelOffset
         while index < total {
             guard at < file.count else { throw truncatedRuns(index, of: total) }
             let packet = Int(file.bytes[at])
@@ -121,13 +151,13 @@ public struct TGADecoder: ImageDecoder {
     // MARK: - Alpha
 
     /// Applies the alpha rule (see the type's documentation) and says whether a pixel is translucent.
-    private static func resolveAlpha(_ pixels: inout [UInt8], header: TGAHeader) -> Bool {
+    private static func resolveAlpha(_ p: UnsafeMutableRawBufferPointer, header: TGAHeader) -> Bool {
         let storesAlpha: Bool = switch header.kind {
         case .trueColor: header.depth == 32 || (header.depth == 16 && header.alphaBits > 0)
         case .grey: header.depth == 16
         case .colorMapped: header.mapEntryBits == 32 || (header.mapEntryBits == 16 && header.alphaBits > 0)
         }
-        return pixels.withUnsafeMutableBufferPointer { p in
+        do {
             var anyNonZero = false, anyTranslucent = false
             for i in stride(from: 3, to: p.count, by: 4) {
                 anyNonZero = anyNonZero || p[i] != 0

@@ -35,7 +35,7 @@ public struct WebPDecoder: ImageDecoder {
     public func decode(_ bytes: [UInt8], header: ImageHeader, options: DecodeOptions) throws -> Image {
         try options.checkLimits(byteCount: bytes.count, header: header)
         let stored = try bytes.withUnsafeBufferPointer { buffer in
-            try Self.decodeStoredPixels(buffer, limits: options.limits)
+            try Self.decodeStoredPixels(buffer, options: options)
         }
         let profile = options.colorProfiles == .ignore ? nil : EmbeddedICCProfile.bytes(in: bytes, format: .webp)
         return options.orient(options.convertToSRGB(stored, iccProfile: profile), header: header)
@@ -43,14 +43,14 @@ public struct WebPDecoder: ImageDecoder {
 
     // MARK: - Still images
 
-    private static func decodeStoredPixels(_ buffer: UnsafeBufferPointer<UInt8>, limits: DecodeLimits) throws -> Image {
+    private static func decodeStoredPixels(_ buffer: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws -> Image {
         guard let base = buffer.baseAddress, !buffer.isEmpty else { throw DarkroomError.emptyInput }
         var features = WebPBitstreamFeatures()
         let status = WebPGetFeatures(base, buffer.count, &features)
         guard status == VP8_STATUS_OK else { throw WebPFailure.decodeError(status, while: "reading the header") }
         let width = Int(features.width), height = Int(features.height)
         // Re-check on libwebp's own reading of the size: the caller's header may not be this file's.
-        try limits.check(ImageHeader(format: .webp, width: width, height: height))
+        try options.limits.check(ImageHeader(format: .webp, width: width, height: height))
         if features.has_animation != 0 {
             return try decodeFirstFrame(buffer, width: width, height: height)
         }
@@ -62,6 +62,7 @@ public struct WebPDecoder: ImageDecoder {
         config.output.colorspace = MODE_RGBA  // straight (non-premultiplied) RGBA
         config.output.is_external_memory = 1
         let fileHasAlpha = features.has_alpha != 0
+        var partial = false
         let image = try Image(width: width, height: height, hasAlpha: fileHasAlpha) { pixels in
             config.output.u.RGBA.rgba = pixels.baseAddress
             config.output.u.RGBA.stride = Int32(width * Image.bytesPerPixel)
@@ -70,9 +71,47 @@ public struct WebPDecoder: ImageDecoder {
             // it reports *why* a decode failed.
             let status = WebPDecode(base, buffer.count, &config)
             WebPFreeDecBuffer(&config.output)  // frees nothing of ours: the memory is external
+            if status == VP8_STATUS_NOT_ENOUGH_DATA,
+                !options.stops(on: .truncated, warning: Self.truncationWarning(width: width, height: height)) {
+                partial = true
+                return try decodeAvailableRows(buffer, config: &config, into: pixels, width: width, height: height)
+            }
             guard status == VP8_STATUS_OK else { throw WebPFailure.decodeError(status, while: "decoding the image") }
         }
-        return fileHasAlpha ? image.withAlphaScanned() : image
+        return fileHasAlpha || partial ? image.withAlphaScanned() : image
+    }
+
+    // MARK: - Truncated files
+
+    private static func truncationWarning(width: Int, height: Int) -> DecodeWarning {
+        DecodeWarning(format: .webp, damage: .truncated, detail: "the data ends before the \(width)×\(height) image is complete")
+    }
+
+    /// The rows of a truncated file that its data holds, through libwebp's incremental decoder;
+    /// the rows after them transparent.
+    private static func decodeAvailableRows(
+        _ buffer: UnsafeBufferPointer<UInt8>, config: inout WebPDecoderConfig, into pixels: UnsafeMutableBufferPointer<UInt8>,
+        width: Int, height: Int
+    ) throws {
+        guard let incremental = WebPIDecode(nil, 0, &config) else {
+            throw DarkroomError.decodeFailed(.webp, detail: "out of memory for libwebp's incremental decoder")
+        }
+        defer {
+            WebPIDelete(incremental)
+            WebPFreeDecBuffer(&config.output)
+        }
+        let status = WebPIUpdate(incremental, buffer.baseAddress, buffer.count)
+        var rows: Int32 = 0
+        var decodedWidth: Int32 = 0
+        var decodedHeight: Int32 = 0
+        var stride: Int32 = 0
+        guard status == VP8_STATUS_SUSPENDED || status == VP8_STATUS_OK,
+            WebPIDecGetRGB(incremental, &rows, &decodedWidth, &decodedHeight, &stride) != nil || rows == 0
+        else {
+            throw WebPFailure.decodeError(status == VP8_STATUS_OK ? VP8_STATUS_NOT_ENOUGH_DATA : status, while: "decoding the image")
+        }
+        let kept = min(max(Int(rows), 0), height) * width * Image.bytesPerPixel
+        UnsafeMutableBufferPointer(rebasing: pixels[kept...]).update(repeating: 0)
     }
 
     // MARK: - Animations

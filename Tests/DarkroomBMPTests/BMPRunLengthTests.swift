@@ -90,6 +90,20 @@ struct BMPRunLengthTests {
         }
     }
 
+    @Test("at fail-on = none cut RLE data keeps the pixels written, the rest transparent, with a warning")
+    func truncatedLetThrough() throws {
+        let file = BMPWriter(width: 7, height: 5, bitCount: 8, compression: 1, palette: testPalette(4), pixels: [7, 1, 0, 0, 3, 1]).bytes()
+        let log = DecodeWarningLog()
+        let image = try decodeBMP(file, options: DecodeOptions(failOn: .none, warnings: log.handler))
+        let palette = testPalette(4)
+        #expect(image.hasAlpha)
+        #expect(image.pixel(x: 6, y: 4) == palette[1], "row 0 (the bottom) was written")
+        #expect(image.pixel(x: 2, y: 3) == palette[1], "row 1 got its first three pixels")
+        #expect(image.pixel(x: 3, y: 3) == RGBA(r: 0, g: 0, b: 0, a: 0))
+        #expect(log.warnings.map(\.damage) == [.truncated])
+        #expect(log.warnings.first?.format == .bmp)
+    }
+
     @Test("an RLE index past the palette is an error naming the pixel")
     func indexOutOfRange() throws {
         let data: [UInt8] = [2, 1, 1, 7, 0, 1]

@@ -80,7 +80,7 @@ struct PNGBadInputTests {
         }
     }
 
-    @Test("image data that goes on past the image (which libpng only warns about) is refused")
+    @Test("image data that goes on past the image (which libpng only warns about) is refused at fail-on = warning")
     func imageDataPastTheEnd() throws {
         // Five rows of data under a header that says four.
         let rows: [[UInt8]] = (0..<5).map { (y: Int) -> [UInt8] in
@@ -95,6 +95,14 @@ struct PNGBadInputTests {
             try PNGDecoder().decode(bytes, header: ImageHeader(format: .png, width: 8, height: 4), options: DecodeOptions())
         }
         #expect(error.description.hasPrefix("corrupt PNG data: damaged image data (IDAT: "), "\(error)")
+        // Below fail-on = warning it is decoded, with the warning reported.
+        let log = DecodeWarningLog()
+        let image = try PNGDecoder().decode(
+            bytes, header: ImageHeader(format: .png, width: 8, height: 4), options: DecodeOptions(failOn: .error, warnings: log.handler))
+        #expect(image.size == PixelSize(width: 8, height: 4))
+        #expect(image.pixel(x: 1, y: 3) == RGBA(r: 30, g: 150, b: 128, a: 255))
+        #expect(log.warnings.map(\.damage) == [.warning])
+        #expect(log.warnings.first?.detail.hasPrefix("IDAT: ") == true)
     }
 
     @Test("a 40000×40000 header is refused as too many pixels before anything is allocated")

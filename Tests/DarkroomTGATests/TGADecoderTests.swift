@@ -132,6 +132,27 @@ struct TGADecoderTests {
         }
     }
 
+    @Test("at fail-on = none a cut file keeps the pixels it holds, the rest transparent, with a warning")
+    func damageLetThrough() throws {
+        let log = DecodeWarningLog()
+        let lenient = DecodeOptions(failOn: .none, warnings: log.handler)
+        var raw = TGAFileBuilder(imageType: 2, width: 4, height: 4, depth: 24)
+        raw.values = Array(repeating: [1, 2, 3], count: 15)
+        let cutRaw = try TGADecoder().decode(raw.bytes(), header: ImageProbe.probe(raw.bytes()), options: lenient)
+        #expect(cutRaw.hasAlpha)
+        #expect(cutRaw.pixel(x: 2, y: 3) == RGBA(r: 3, g: 2, b: 1, a: 255))
+        #expect(cutRaw.pixel(x: 3, y: 3) == RGBA(r: 0, g: 0, b: 0, a: 0))
+        var runs = TGAFileBuilder(imageType: 10, width: 4, height: 4, depth: 24)
+        runs.packets = [[0x84, 1, 2, 3]]
+        let cutRuns = try TGADecoder().decode(runs.bytes(), header: ImageProbe.probe(runs.bytes()), options: lenient)
+        #expect(cutRuns.pixel(x: 0, y: 1) == RGBA(r: 3, g: 2, b: 1, a: 255))
+        #expect(cutRuns.pixel(x: 1, y: 1) == RGBA(r: 0, g: 0, b: 0, a: 0))
+        #expect(log.warnings == [
+            DecodeWarning(format: .tga, damage: .truncated, detail: "the pixel data needs 48 bytes, the file has 45"),
+            DecodeWarning(format: .tga, damage: .truncated, detail: "the run-length data ends after 5 of 16 pixels"),
+        ])
+    }
+
     @Test("a 65535×65535 header is refused by the pixel limit before any allocation")
     func limits() throws {
         var file = TGAFileBuilder(imageType: 10, width: 65535, height: 65535, depth: 24)

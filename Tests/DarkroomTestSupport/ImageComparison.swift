@@ -35,6 +35,17 @@ public enum ImageComparison {
         return worst
     }
 
+    /// The largest absolute difference of any channel in row `row` of two images of one size.
+    public static func rowDifference(_ a: Image, _ b: Image, row: Int) -> Int {
+        guard a.width == b.width, a.height == b.height, (0..<a.height).contains(row) else { return .max }
+        var worst = 0
+        for x in 0..<a.width {
+            let p = a.pixel(x: x, y: row), q = b.pixel(x: x, y: row)
+            worst = max(worst, abs(Int(p.r) - Int(q.r)), abs(Int(p.g) - Int(q.g)), abs(Int(p.b) - Int(q.b)), abs(Int(p.a) - Int(q.a)))
+        }
+        return worst
+    }
+
     /// Peak signal-to-noise ratio in dB over RGB; `.infinity` for identical images.
     public static func psnr(_ a: Image, _ b: Image) -> Double {
         guard a.width == b.width, a.height == b.height else { return 0 }

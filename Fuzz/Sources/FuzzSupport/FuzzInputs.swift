@@ -36,14 +36,18 @@ public enum FuzzInputs {
         return 0
     }
 
-    /// Decodes `data` when it probes as one of `formats`, at full size and with a size hint
+    /// Decodes `data` when it probes as one of `formats`, at full size (strictly, and again at
+    /// `fail-on = none` when that failed: the partial-image paths) and with a size hint at `none`
     /// (shrink-on-load paths), then reads its metadata as a render keeping it would.
     public static func decode(_ data: UnsafePointer<UInt8>?, _ size: Int, formats: Set<ImageFormat>) -> Int32 {
         let input = bytes(data, size)
         guard let header = try? ImageProbe.probe(input), formats.contains(header.format) else { return -1 }
         let registry = Registry.standard
         var options = DecodeOptions(limits: limits)
-        _ = try? registry.decode(input, options: options)
+        if (try? registry.decode(input, options: options)) == nil {
+            _ = try? registry.decode(input, options: DecodeOptions(limits: limits, failOn: .none))
+        }
+        options.failOn = .none
         options.sizeHint = PixelSize(width: 16, height: 16)
         if let (decoder, hinted) = try? registry.canonicalDecode(header, sizeHint: options.sizeHint, options: options) {
             _ = try? decoder.decode(input, header: header, options: hinted)

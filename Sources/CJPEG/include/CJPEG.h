@@ -2,7 +2,8 @@
 //
 // libjpeg reports errors with longjmp, which Swift cannot survive, so every libjpeg call
 // lives in CJPEG's .c files behind setjmp. Nothing here prints: libjpeg's messages are
-// formatted into the handle, warnings that mean damaged data become errors, and errors
+// formatted into the handle, warnings that mean damaged data become errors (unless the
+// decoder's fail-on level lets them through), and errors
 // come back as status codes with a message.
 #ifndef DARKROOM_CJPEG_H
 #define DARKROOM_CJPEG_H
@@ -98,6 +99,34 @@ void cjpeg_decoder_keep_cmyk(cjpeg_decoder *decoder, int keeps);
 
 /// The message of the last error ("" when none).
 const char *cjpeg_decoder_message(const cjpeg_decoder *decoder);
+
+/// How much damage stops the decode (sharp's failOn): the default, CJPEG_FAIL_ON_WARNING,
+/// stops on every warning that means damaged pixels. Lower levels decode past what they allow:
+/// at CJPEG_FAIL_ON_ERROR corrupt entropy data libjpeg resynchronises after; at
+/// CJPEG_FAIL_ON_TRUNCATED also an error part-way through the pixels (the rows read so far are
+/// kept, the rest grey); at CJPEG_FAIL_ON_NONE also a file that ends early (libjpeg fills the
+/// missing part grey). Errors in the header always fail.
+typedef enum {
+    CJPEG_FAIL_ON_NONE = 0,
+    CJPEG_FAIL_ON_TRUNCATED = 1,
+    CJPEG_FAIL_ON_ERROR = 2,
+    CJPEG_FAIL_ON_WARNING = 3,
+} cjpeg_fail_on;
+
+/// Damage a decode went past, the worst of it (CJPEG_DAMAGE_NONE when the data was intact).
+typedef enum {
+    CJPEG_DAMAGE_NONE = 0,
+    CJPEG_DAMAGE_WARNING = 1,
+    CJPEG_DAMAGE_ERROR = 2,
+    CJPEG_DAMAGE_TRUNCATED = 3,
+} cjpeg_damage;
+
+/// Sets the damage level that stops the decode. Call before cjpeg_decoder_read_header.
+void cjpeg_decoder_set_fail_on(cjpeg_decoder *decoder, cjpeg_fail_on level);
+
+/// The worst damage the decode went past, and (in `message`, when not NULL) libjpeg's words for
+/// it; "" and CJPEG_DAMAGE_NONE when there was none.
+cjpeg_damage cjpeg_decoder_damage(const cjpeg_decoder *decoder, const char **message);
 
 /// Frees the decoder. Accepts NULL.
 void cjpeg_decoder_destroy(cjpeg_decoder *decoder);

@@ -79,6 +79,32 @@ int cpng_decoder_icc_profile(const cpng_decoder *decoder, const uint8_t **bytes,
 
 const char *cpng_decoder_message(const cpng_decoder *decoder);
 
+/// How much damage stops the decode (sharp's failOn), as in CJPEG: CPNG_FAIL_ON_WARNING, the
+/// default, refuses image data libpng only warns about (a wrong Adler-32, data past the image);
+/// CPNG_FAIL_ON_ERROR lets those through; CPNG_FAIL_ON_TRUNCATED also a CRC error or a corrupt
+/// stream part-way through the image data, keeping the rows read so far; CPNG_FAIL_ON_NONE also
+/// a file that ends early. Rows never read are transparent black. Call before read_info.
+typedef enum {
+    CPNG_FAIL_ON_NONE = 0,
+    CPNG_FAIL_ON_TRUNCATED = 1,
+    CPNG_FAIL_ON_ERROR = 2,
+    CPNG_FAIL_ON_WARNING = 3,
+} cpng_fail_on;
+
+/// Damage a decode went past, the worst of it.
+typedef enum {
+    CPNG_DAMAGE_NONE = 0,
+    CPNG_DAMAGE_WARNING = 1,
+    CPNG_DAMAGE_ERROR = 2,
+    CPNG_DAMAGE_TRUNCATED = 3,
+} cpng_damage;
+
+/// Sets the damage level that stops the decode.
+void cpng_decoder_set_fail_on(cpng_decoder *decoder, cpng_fail_on level);
+
+/// The worst damage the decode went past and (in `message`, when not NULL) libpng's words.
+cpng_damage cpng_decoder_damage(const cpng_decoder *decoder, const char **message);
+
 /// Frees the decoder and everything libpng allocated. NULL is allowed.
 void cpng_decoder_destroy(cpng_decoder *decoder);
 

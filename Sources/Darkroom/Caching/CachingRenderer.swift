@@ -64,7 +64,7 @@ public struct CachingRenderer: Sendable {
             }
         }
         if !missing.isEmpty {
-            let rendered = try renderer.render(source.read(), targets: missing, counters: counters)
+            let rendered = try renderer.locating(source).render(source.read(), targets: missing, counters: counters)
             var stores: [(CachedImage, CacheKey)] = []
             for (target, result) in zip(missing, rendered) {
                 stores.append((CachedImage(bytes: result.bytes, format: result.format), Self.key(source: source, target: target)))
@@ -102,5 +102,22 @@ public struct CachingRenderer: Sendable {
         _ = try? BlockingWait.run(on: Self.layerThreads) {
             for (image, key) in renders { await caches.store(image, for: key) }
         }
+    }
+}
+
+// MARK: - Naming the source in decode warnings
+
+extension VariantRenderer {
+    /// This renderer with its decode warnings naming `source` (its key: a file's absolute path).
+    fileprivate func locating(_ source: SourceReference) -> VariantRenderer {
+        guard let handOn = decoding.warnings else { return self }
+        var located = self
+        let key = source.key
+        located.decoding.warnings = DecodeWarningHandler { warning in
+            var named = warning
+            named.source = named.source ?? key
+            handOn(named)
+        }
+        return located
     }
 }

@@ -47,9 +47,10 @@ extension ImagePipeline {
         public var decodeMemoryBudget: Int?
         /// FIFO or LIFO within a priority (default FIFO).
         public var queueOrder: QueueOrder
-        /// Orientation, limits and colour-profile handling for every decode, as one value (each
-        /// render's plan sets the size hint). `decoding.colorProfiles = .ignore` keeps stored
-        /// pixel values.
+        /// Orientation, limits, colour-profile handling and the damage policy for every decode,
+        /// as one value (each render's plan sets the size hint). `decoding.colorProfiles =
+        /// .ignore` keeps stored pixel values. Damage `decoding.failOn` lets through goes to
+        /// `decoding.warnings` with its source; without a handler it is logged as a warning.
         public var decoding: DecodeOptions
         /// Placeholder image bytes rendered through the requested variant when the source (or
         /// its decode) fails; the response says so and carries the original error.
@@ -96,9 +97,11 @@ extension ImagePipeline {
         }
 
         /// A configuration over a `filters.d/` configuration's variants and cache layers
-        /// (``Registry/cacheLayers(for:environment:)`` builds them from its `[caches.*]`).
+        /// (``Registry/cacheLayers(for:environment:)`` builds them from its `[caches.*]`), decoding
+        /// as its `[decode]` section says.
         public init(registry: Registry, variants: DarkroomConfig.Configuration, caches: CacheLayers) {
             self.init(registry: registry, targets: variants.variants.map(RenderTarget.init(variant:)), caches: caches)
+            self.decoding = variants.decodeSettings.applied(to: decoding)
         }
     }
 }

@@ -96,6 +96,14 @@ extension PipelineCore {
     ) async throws -> Image {
         var hinted = configuration.decoding
         hinted.sizeHint = hint
+        // Damage the fail-on level lets through goes to the caller's handler with its source;
+        // without a handler it is logged.
+        let (logger, details, handOn, location) = (logger, metadata(session.source, .decode), hinted.warnings, session.source.location)
+        hinted.warnings = DecodeWarningHandler { warning in
+            var located = warning
+            located.source = located.source ?? location
+            if let handOn { handOn(located) } else { logger.warning("\(located)", metadata: details) }
+        }
         let options = hinted
         let reserves = lock.run { _ in
             defer { session.hasMemoryReservation = true }

@@ -7,7 +7,7 @@ import DarkroomCore
 /// (remembering where the earlier ones were), and keeps the reserved sections.
 struct ConfigMerger {
     /// The top-level sections a file may have.
-    static let topLevelKeys = ["variants", "caches", "sources", "defaults"]
+    static let topLevelKeys = ["variants", "caches", "sources", "defaults", "decode"]
     /// Sections kept for later components, not interpreted here.
     static let reservedKeys = ["caches", "sources"]
 
@@ -15,6 +15,8 @@ struct ConfigMerger {
     private(set) var definitions: [String: VariantDefinition] = [:]
     private(set) var reserved: [String: [String: ConfigNode]] = [:]
     private(set) var diagnostics: [Diagnostic] = []
+    /// `[decode]`, each file's keys over the earlier files'.
+    private(set) var decodeSettings = DecodeSettings()
 
     init(catalogue: [String: FilterSchema], writableFormats: Set<ImageFormat>? = nil) {
         parser = VariantParser(catalogue: catalogue, writableFormats: writableFormats)
@@ -53,6 +55,8 @@ struct ConfigMerger {
                 }
             case "defaults":
                 checkDefaults(section)
+            case "decode":
+                decodeSettings.read(section, diagnostics: &diagnostics)
             default:
                 let hint = NearestName.suggestion(for: key, among: Self.topLevelKeys).map { " (did you mean '\($0)'?)" } ?? ""
                 diagnostics.append(.error(

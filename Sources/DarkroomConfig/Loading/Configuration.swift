@@ -31,6 +31,8 @@ public struct Configuration: Sendable {
     /// Reserved top-level sections (`caches`, `sources`): section → entry name → value. A later
     /// file's `[caches.NAME]` replaces an earlier one entirely, as for variants.
     public let reservedSections: [String: [String: ConfigNode]]
+    /// The `[decode]` settings (defaults where not given).
+    public let decodeSettings: DecodeSettings
     /// The `[caches.*]` settings (defaults where not given).
     public let cacheSettings: CacheSettings
     /// The `[sources.http]` settings (defaults where not given).
@@ -50,7 +52,7 @@ public struct Configuration: Sendable {
     public init(
         variants: [ResolvedVariant], diagnostics: [Diagnostic], files: [String], unresolvedVariants: [String] = [],
         unresolvedReasons: [String: Diagnostic] = [:], reservedSections: [String: [String: ConfigNode]] = [:],
-        cacheSettings: CacheSettings = CacheSettings(), httpSourceSettings: HTTPSourceSettings = HTTPSourceSettings(),
+        decodeSettings: DecodeSettings = DecodeSettings(), cacheSettings: CacheSettings = CacheSettings(), httpSourceSettings: HTTPSourceSettings = HTTPSourceSettings(),
         sourceTables: [SourceTableSpec] = [], cacheErrors: [Diagnostic] = [], sourceErrors: [Diagnostic] = []
     ) {
         self.variants = variants.sorted { $0.name < $1.name }
@@ -59,6 +61,7 @@ public struct Configuration: Sendable {
         self.unresolvedVariants = unresolvedVariants
         self.unresolvedReasons = unresolvedReasons
         self.reservedSections = reservedSections
+        self.decodeSettings = decodeSettings
         self.cacheSettings = cacheSettings
         self.httpSourceSettings = httpSourceSettings
         self.sourceTables = sourceTables

@@ -18,17 +18,40 @@ public struct DecodeOptions: Sendable, Hashable {
     public var limits: DecodeLimits
     /// What to do with an embedded ICC profile (default: convert the pixels to sRGB).
     public var colorProfiles: ColorProfileHandling
+    /// How much damage in the pixel data stops the decode (default ``FailOn/warning``).
+    public var failOn: FailOn
+    /// Where damage that ``failOn`` lets through is reported; `nil` drops the warnings.
+    /// Never part of equality.
+    public var warnings: DecodeWarningHandler?
 
     /// Builds decode options; by default the image is decoded at full size, upright, within the
-    /// default ``DecodeLimits``, with an embedded profile converted to sRGB.
+    /// default ``DecodeLimits``, with an embedded profile converted to sRGB, failing on any
+    /// damage.
     public init(
         sizeHint: PixelSize? = nil, appliesOrientation: Bool = true, limits: DecodeLimits = DecodeLimits(),
-        colorProfiles: ColorProfileHandling = .convertToSRGB
+        colorProfiles: ColorProfileHandling = .convertToSRGB, failOn: FailOn = .default,
+        warnings: DecodeWarningHandler? = nil
     ) {
         self.sizeHint = sizeHint
         self.appliesOrientation = appliesOrientation
         self.limits = limits
         self.colorProfiles = colorProfiles
+        self.failOn = failOn
+        self.warnings = warnings
+    }
+
+    /// Equal when everything but ``warnings`` is: a handler does not change the pixels.
+    public static func == (lhs: DecodeOptions, rhs: DecodeOptions) -> Bool {
+        lhs.sizeHint == rhs.sizeHint && lhs.appliesOrientation == rhs.appliesOrientation && lhs.limits == rhs.limits
+            && lhs.colorProfiles == rhs.colorProfiles && lhs.failOn == rhs.failOn
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(sizeHint)
+        hasher.combine(appliesOrientation)
+        hasher.combine(limits)
+        hasher.combine(colorProfiles)
+        hasher.combine(failOn)
     }
 }
 
@@ -89,6 +112,20 @@ extension DecodeOptions {
             }
             return true
         }
+    }
+
+    /// Whether `damage` stops this decode: `true` means throw. Otherwise the decoder goes on
+    /// with what it has and `warning` goes to ``warnings``.
+    ///
+    /// ```swift
+    /// if options.stops(on: .truncated, warning: DecodeWarning(format: .bmp, damage: .truncated, detail: "row 12 of 40")) {
+    ///     throw DarkroomError.truncated(.bmp, detail: "row 12 of 40")
+    /// }
+    /// ```
+    public func stops(on damage: DecodeDamage, warning: @autoclosure () -> DecodeWarning) -> Bool {
+        if failOn.stops(on: damage) { return true }
+        warnings?(warning())
+        return false
     }
 
     /// The stored pixels turned upright by `header.orientation`, or unchanged when
