@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# Darkroom against its peers — libvips, ImageMagick, GraphicsMagick and Pillow (with JPEG draft) —
+# Darkroom against its peers — libvips 8.18 (the newest, PyPI's pyvips-binary) and 8.14 (Debian's),
+# ImageMagick, GraphicsMagick, Pillow and Pillow-SIMD (both with JPEG draft) —
 # on five tasks (see Benchmarks/peers/tasks.py and Benchmarks/README.md, "Peers"):
 #   T1 thumb-jpeg  photos/*.jpg + large/*.jpg  fit within 256×256, JPEG q80
 #   T2 fill-jpeg   same                        aspect-fill 200×200, centre crop, JPEG q80
 #   T3 thumb-png   large/*.png                 fit within 512×512, PNG (zlib level 6)
 #   T4 transcode   photos/*.jpg                full-size decode, JPEG q80
 #   T5 blur        photos/*.jpg                fit 1024 wide, Gaussian blur σ=4, JPEG q80
-# Every tool does a whole task in ONE process, single-threaded. A warm-up round, then RUNS rounds
+# Every tool does a whole task in ONE process, single-threaded; libvips is driven by a C program
+# (peers/vips_task.c) so no interpreter is in its time. Pillow's runs include Python's start-up
+# and imports, which are timed alone too (pillow-startup) and shown apart: per image without them.
+# Darkroom is timed as a user builds it (`swift build -c release`: darkroom-plain) and as the
+# tuned static build (darkroom). A warm-up round, then RUNS rounds
 # (default 5) that alternate all tools (order reversed every other round); wall time and peak RSS
 # of each process; medians and Darkroom/peer ratios taken round by round. Then every output of the
 # last round is checked (size, PSNR against a Lanczos3 reference) and the goals are judged.
@@ -14,7 +19,8 @@
 #   Benchmarks/peers.sh [CORPUS_DIR]        (default: ../shared/corpus)
 #   RUNS=7 Benchmarks/peers.sh              (more rounds)
 #   KEEP=1 Benchmarks/peers.sh              (keep the work folder with every output)
-#   DARKROOM_BIN=path Benchmarks/peers.sh   (measure that binary instead of building one)
+#   DARKROOM_BIN=path Benchmarks/peers.sh   (measure that binary as the tuned build instead of building one)
+#   DARKROOM_PLAIN_BIN=path ...             (and that one as the plain `swift build -c release`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
@@ -38,16 +44,32 @@ apt_install() {  # PACKAGE...
         || die "could not install $* with apt-get"
 }
 command -v cc >/dev/null || apt_install gcc
-command -v vipsthumbnail >/dev/null || apt_install libvips-tools
+[ -f /usr/include/vips/vips.h ] || apt_install libvips-dev
+[ -f /usr/include/zlib.h ] && [ -f /usr/include/jpeglib.h ] || apt_install zlib1g-dev libjpeg62-turbo-dev
 [ -x /usr/bin/mogrify ] || apt_install imagemagick
 command -v gm >/dev/null || apt_install graphicsmagick
 # The real interpreter, not a version-manager shim (a shim would add its own start-up to Pillow's).
 py="$(python3 -c 'import sys; print(sys.executable)')" || die "python3 is needed"
-for module in PIL:pillow numpy:numpy pyvips:pyvips; do
+for module in PIL:pillow numpy:numpy; do
     "$py" -c "import ${module%%:*}" 2>/dev/null && continue
     echo "peers.sh: installing ${module#*:} (pip)" >&2
     "$py" -m pip install --quiet "${module#*:}" || die "could not pip install ${module#*:}"
 done
+# The benchmark's own virtual environments: libvips 8.18 as pyvips-binary bundles it (its shared
+# library is what the C driver links), and Pillow-SIMD (which replaces Pillow, so apart; built
+# from source with AVX2, as its authors advise).
+venv() {  # FOLDER PACKAGE [CC]
+    local folder="$1" package="$2"
+    [ -x "$folder/bin/python3" ] || "$py" -m venv "$folder" || die "could not make a virtual environment in $folder"
+    "$folder/bin/python3" -m pip show "${package%%=*}" >/dev/null 2>&1 && return
+    echo "peers.sh: installing $package (pip, into $folder)" >&2
+    CC="${3:-cc}" "$folder/bin/python3" -m pip install --quiet "$package" || die "could not pip install $package"
+}
+venv "$root/.build/peers-venv" "pyvips-binary==8.18.7"
+venv "$root/.build/peers-venv-simd" "pillow-simd" "cc -mavx2"
+py_simd="$root/.build/peers-venv-simd/bin/python3"
+libvips_new="$(ls "$root"/.build/peers-venv/lib/python3*/site-packages/pyvips_binary.libs/libvips-*.so.42 2>/dev/null | head -1)"
+[ -f "$libvips_new" ] || die "pyvips-binary installed no libvips shared library"
 
 # MARK: - Darkroom, release build
 
@@ -76,8 +98,8 @@ build_log="$(mktemp)"
 build_note="swift build ${release_flags[*]}"
 if [ -n "${DARKROOM_BIN:-}" ]; then
     bin="$DARKROOM_BIN"; build_note="DARKROOM_BIN=$bin (not built by this script)"
-elif swift build "${release_flags[@]}" --product darkroom >"$build_log" 2>&1; then
-    bin="$(swift build "${release_flags[@]}" --show-bin-path)/darkroom"
+elif swift build "${release_flags[@]}" --scratch-path .build/peers-static --product darkroom >"$build_log" 2>&1; then
+    bin="$(swift build "${release_flags[@]}" --scratch-path .build/peers-static --show-bin-path)/darkroom"
 else
     # Swift 6.3.1's SIL ownership verifier crashes in CopyPropagation on
     # DarkroomConfig.CacheSettings.read(_:) in release builds; that pass off, the build succeeds.
@@ -92,6 +114,14 @@ else
 fi
 rm -f "$build_log"
 [ -x "$bin" ] || die "no darkroom binary at $bin"
+# As a user builds it: the README's `swift build -c release`, nothing else.
+if [ -n "${DARKROOM_PLAIN_BIN:-}" ]; then
+    plain_bin="$DARKROOM_PLAIN_BIN"; plain_note="DARKROOM_PLAIN_BIN=$plain_bin"
+else
+    swift build -c release --product darkroom >/dev/null 2>&1 || die "swift build -c release failed"
+    plain_bin="$(swift build -c release --show-bin-path)/darkroom"; plain_note="swift build -c release"
+fi
+[ -x "$plain_bin" ] || die "no darkroom binary at $plain_bin"
 config="$here/filters.d"
 
 work="$(mktemp -d)"
@@ -99,11 +129,19 @@ if [ "${KEEP:-0}" = 1 ]; then echo "peers.sh: outputs kept in $work" >&2; else t
 # The timer: spawns a tool, waits, and records its wall time and peak RSS (timed_exec.c).
 timer="$work/timed_exec"
 cc -O2 -o "$timer" "$here/timed_exec.c" || die "could not compile Benchmarks/peers/timed_exec.c"
+# libvips's driver, against Debian's headers: linked with Debian's libvips and with the bundled one.
+vips_814="$work/vips_task_814" vips_818="$work/vips_task_818"
+# shellcheck disable=SC2046
+cc -O2 -o "$vips_814" "$here/vips_task.c" $(pkg-config --cflags --libs vips) || die "could not compile vips_task.c"
+# shellcheck disable=SC2046
+cc -O2 -o "$vips_818" "$here/vips_task.c" $(pkg-config --cflags vips) "$libvips_new" -Wl,-rpath,"$(dirname "$libvips_new")" \
+    || die "could not link vips_task.c with $libvips_new"
 
 # MARK: - One run of one tool on one task
 
 tasks=(T1 T2 T3 T4 T5)
-tools=(darkroom vips imagemagick graphicsmagick pillow-draft)
+tools=(darkroom darkroom-plain vips-8.18 vips-8.14 imagemagick graphicsmagick pillow-draft pillow-simd-draft
+    pillow-startup pillow-simd-startup)
 declare -A files_of
 for task in "${tasks[@]}"; do
     files_of[$task]="$("$py" "$here/tasks.py" inputs "$task" "$corpus")" || die "no inputs for $task"
@@ -121,16 +159,11 @@ command_for() {  # TASK TOOL OUT
     ext=jpg; [ "$task" = T3 ] && ext=png
     local -A fit=([T1]=256x256 [T3]=512x512)
     case "$tool" in
-    darkroom | darkroom-j2)
-        local jobs=1; [ "$tool" = darkroom-j2 ] && jobs=2
-        cmd=("$bin" batch "${files[@]}" --variant "$variant" --out "$out" --jobs "$jobs" --config "$config" --no-cache) ;;
-    vips)
-        case "$task" in
-        T1 | T3) local save="[Q=80,strip]"; [ "$task" = T3 ] && save="[compression=6,strip]"
-            envs=(VIPS_CONCURRENCY=1); cmd=(vipsthumbnail -s "${fit[$task]}" -o "$out/%s.$ext$save" "${files[@]}") ;;
-        T2) envs=(VIPS_CONCURRENCY=1); cmd=(vipsthumbnail -s 200x200 -m centre -o "$out/%s.jpg[Q=80,strip]" "${files[@]}") ;;
-        T4 | T5) envs=(VIPS_CONCURRENCY=1); cmd=("$py" "$here/vips_task.py" "$task" "$out" "${files[@]}") ;;
-        esac ;;
+    darkroom | darkroom-j2 | darkroom-plain)
+        local jobs=1 program="$bin"; [ "$tool" = darkroom-j2 ] && jobs=2; [ "$tool" = darkroom-plain ] && program="$plain_bin"
+        cmd=("$program" batch "${files[@]}" --variant "$variant" --out "$out" --jobs "$jobs" --config "$config" --no-cache) ;;
+    vips-8.18) envs=(VIPS_CONCURRENCY=1); cmd=("$vips_818" "$task" "$out" "${files[@]}") ;;
+    vips-8.14) envs=(VIPS_CONCURRENCY=1); cmd=("$vips_814" "$task" "$out" "${files[@]}") ;;
     imagemagick | graphicsmagick)
         local -a ops
         case "$task" in
@@ -149,6 +182,11 @@ command_for() {  # TASK TOOL OUT
         fi ;;
     pillow-draft)
         cmd=("$py" "$here/pillow_task.py" "$task" "$out" "${files[@]}") ;;
+    pillow-simd-draft)
+        cmd=("$py_simd" "$here/pillow_task.py" "$task" "$out" "${files[@]}") ;;
+    pillow-startup | pillow-simd-startup)  # the interpreter and the imports alone, no image
+        local python="$py"; [ "$tool" = pillow-simd-startup ] && python="$py_simd"
+        cmd=("$python" "$here/pillow_task.py" --startup-only) ;;
     *) die "unknown tool $tool" ;;
     esac
 }
@@ -197,18 +235,18 @@ for task in T1 T2 T4 T5; do
         >"$work/log" 2>&1 || { tail -15 "$work/log" >&2; die "darkroom failed on the PNG twin $variant"; }
 done
 cp -r "$work/out/T3/darkroom" "$work/png/T3"
-# vips's T1/T2 as PNG too, to tell resampling error from JPEG loss.
+# libvips 8.18's T1/T2 as PNG too, to tell resampling error from JPEG loss.
 for task in T1 T2; do
     mkdir -p "$work/vips-png/$task"
-    command_for "$task" vips "$work/vips-png/$task"
-    cmd=("${cmd[@]/%.jpg\[Q=80,strip\]/.png}")
-    (cd "$corpus" && env "${envs[@]}" "${cmd[@]}") >"$work/log" 2>&1 || { tail -15 "$work/log" >&2; die "vips failed on the PNG twin of $task"; }
+    mapfile -t files <<<"${files_of[$task]}"
+    VIPS_CONCURRENCY=1 "$vips_818" "$task-png" "$work/vips-png/$task" "${files[@]}" >"$work/log" 2>&1 \
+        || { tail -15 "$work/log" >&2; die "vips failed on the PNG twin of $task"; }
 done
 
 # MARK: - Report
 
 echo
 echo "$(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); $(uname -sr)"
-echo "darkroom: $build_note; $("$bin" --version 2>/dev/null || git rev-parse --short HEAD)"
-echo "peers: $(vips --version); $(/usr/bin/mogrify -version | head -1 | cut -d' ' -f2-3); $(gm version | head -1 | cut -d' ' -f1-2); Pillow $("$py" -c 'import PIL; print(PIL.__version__)'); pyvips $("$py" -c 'import pyvips; print(pyvips.__version__)')"
+echo "darkroom: $build_note; darkroom-plain: $plain_note; $("$bin" --version 2>/dev/null || git rev-parse --short HEAD)"
+echo "peers: vips-8.18 = $("$vips_818" --version) (pyvips-binary); vips-8.14 = $("$vips_814" --version) (Debian); $(/usr/bin/mogrify -version | head -1 | cut -d' ' -f2-3); $(gm version | head -1 | cut -d' ' -f1-2); Pillow $("$py" -c 'import PIL; print(PIL.__version__)'); Pillow-SIMD $("$py_simd" -c 'import PIL; print(PIL.__version__)')"
 "$py" "$here/report.py" "$work" "$corpus" "$runs"

@@ -1,6 +1,8 @@
 """Runs one benchmark task with Pillow, "Pillow-draft": every file in one process, single-threaded.
 
     python3 pillow_task.py T1 OUT_DIR FILE...
+    python3 pillow_task.py --startup-only      (the interpreter and these imports, no image:
+                                                peers.sh times it to show Pillow's per-image cost)
 
 JPEG inputs that are shrunk (T1, T2, T5) are opened with Image.draft(), libjpeg's DCT-domain
 downscale, asking for at least twice the final size (the margin Image.thumbnail and libvips leave
@@ -41,6 +43,8 @@ def render(task, image):
 
 
 def main():
+    if sys.argv[1:] == ["--startup-only"]:
+        return
     if len(sys.argv) < 4 or sys.argv[1] not in TASKS:
         sys.exit("usage: pillow_task.py T1|T2|T3|T4|T5 OUT_DIR FILE...")
     task, out_dir, files = sys.argv[1], sys.argv[2], sys.argv[3:]
