@@ -2,7 +2,8 @@
 # darkroom-server against thumbor, side by side (see Benchmarks/server/bench.py and
 # Benchmarks/README.md, "Server"): T1's seven JPEGs (photos/*.jpg + large/*.jpg) served as
 # thumbnails (fit within 256×256, JPEG q80) over HTTP on loopback, each server on one CPU,
-# wrk on the other; alternating rounds, medians, darkroom-server/thumbor ratios pair by pair.
+# wrk on the other; alternating rounds, medians, darkroom-server/thumbor ratios pair by pair;
+# then memory-cache hits against a bare Hummingbird server's fixed 8 KiB answer (the ceiling).
 #
 #   Benchmarks/server.sh [CORPUS_DIR]          (default: ../shared/corpus)
 #   RUNS=7 SECONDS_PER_RUN=10 Benchmarks/server.sh
@@ -38,9 +39,14 @@ fi
 
 source "$root/Benchmarks/common/servers.sh"
 release_server_binary server.sh
+# The framework's ceiling: a bare Hummingbird server (Benchmarks/server/ceiling), release build.
+echo "server.sh: building hummingbird-ceiling (release)" >&2
+ceiling_flags=(-c release --package-path "$root/Benchmarks/server/ceiling" --scratch-path "$root/.build-server-bench/ceiling")
+swift build "${ceiling_flags[@]}" >/dev/null || die "the release build of Benchmarks/server/ceiling failed"
+ceiling="$(swift build "${ceiling_flags[@]}" --show-bin-path)/hummingbird-ceiling"
 
 # MARK: - Run
 
 photo_work_folder "$corpus" server
 "$venv/bin/python" "$root/Benchmarks/server/bench.py" "$work/root" "$work" "$bin" "$venv/bin/thumbor" \
-    "$root/Benchmarks/server/filters.d" "$root/Benchmarks/server/paths.lua"
+    "$root/Benchmarks/server/filters.d" "$root/Benchmarks/server/paths.lua" "$ceiling"

@@ -6,7 +6,10 @@ so each server has one core, as in peers.sh's single-threaded tasks.
 
 Scenarios:
   render   every request renders (darkroom-server --no-cache; thumbor without result storage)
-  hit      darkroom-server's memory-cache hits (no peer: thumbor has no memory result cache)
+  hit      darkroom-server's memory-cache hits, against the framework's ceiling: a bare Hummingbird
+           server answering a fixed 8 KiB body on the same core (Benchmarks/server/ceiling), the
+           hit rate reported as a fraction of its rate, round by round (thumbor has no memory
+           result cache to compare with)
 Rounds alternate the servers (order reversed every other round) after a warm-up; medians, and
 the darkroom/thumbor throughput ratio taken round by round.
 """
@@ -28,7 +31,7 @@ from processes import free_port, wait_until_up  # noqa: E402
 from PIL import Image
 import io
 
-ROOT, WORK, DARKROOM, THUMBOR, CONFIG, LUA = sys.argv[1:7]
+ROOT, WORK, DARKROOM, THUMBOR, CONFIG, LUA, CEILING = sys.argv[1:8]
 RUNS = int(os.environ.get("RUNS", "5"))
 SECONDS = int(os.environ.get("SECONDS_PER_RUN", "8"))
 CONNECTIONS = int(os.environ.get("CONNECTIONS", "2"))
@@ -60,6 +63,14 @@ def start(name, cache=False):
     return process, port, paths
 
 
+def start_ceiling():
+    port = free_port()
+    process = subprocess.Popen(["taskset", "-c", "0", CEILING, str(port)], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    wait_until_up(port, process, "hummingbird-ceiling", "server.sh")
+    return process, port
+
+
 def fetch(port, path):
     with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=60) as response:
         return response.status, response.read()
@@ -71,12 +82,13 @@ def wrk(port, paths, connections):
          f"http://127.0.0.1:{port}", "--"] + paths,
         capture_output=True, text=True, check=True).stdout
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
-    p50 = re.search(r"50%\s+([\d.]+)(us|ms|s)", out)
-    scale = {"us": 1e-3, "ms": 1.0, "s": 1e3}[p50.group(2)]
+    def latency(percentile):  # in ms
+        found = re.search(percentile + r"%\s+([\d.]+)(us|ms|s)", out)
+        return float(found.group(1)) * {"us": 1e-3, "ms": 1.0, "s": 1e3}[found.group(2)]
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     if errors:
         sys.exit(f"server.sh: error: {errors.group(1)} failed responses:\n{out}")
-    return rate, float(p50.group(1)) * scale
+    return rate, latency("50"), latency("99")
 
 
 def check_outputs(servers):
@@ -114,29 +126,44 @@ def main():
             process.wait(timeout=30)
 
     hit_process, hit_port, hit_paths = start("darkroom", cache=True)
+    ceiling_process, ceiling_port = start_ceiling()
+    hits, ceiling = [], []
     try:
         for path in hit_paths:
             fetch(hit_port, path)
         wrk(hit_port, hit_paths, 8)
-        hits = [wrk(hit_port, hit_paths, 8) for _ in range(RUNS)]
+        wrk(ceiling_port, hit_paths, 8)
+        for round_index in range(RUNS):
+            pair = [(hit_port, hits), (ceiling_port, ceiling)]
+            for port, into in pair if round_index % 2 == 0 else reversed(pair):
+                into.append(wrk(port, hit_paths, 8))
     finally:
-        hit_process.send_signal(signal.SIGTERM)
-        hit_process.wait(timeout=30)
+        for process in (hit_process, ceiling_process):
+            process.send_signal(signal.SIGTERM)
+            process.wait(timeout=30)
 
     ratios = [d[0] / t[0] for d, t in zip(results["darkroom"], results["thumbor"])]
     print(f"{len(FILES)} JPEGs, fit within 256x256, JPEG q80; {RUNS} alternating rounds of {SECONDS} s, "
           f"{CONNECTIONS} connections, each server on one CPU (medians)")
-    print(f"  {'server':<26}{'requests/s':>12}{'p50 latency':>14}")
+    print(f"  {'server':<26}{'requests/s':>12}{'p50 latency':>14}{'p99 latency':>14}")
     for name in servers:
-        rates = [r for r, _ in results[name]]
-        p50s = [p for _, p in results[name]]
+        rates = [r for r, _, _ in results[name]]
+        p50s = [p for _, p, _ in results[name]]
+        p99s = [p for _, _, p in results[name]]
         label = "darkroom-server" if name == "darkroom" else "thumbor " + THUMBOR_VERSION
-        print(f"  {label + ' (render)':<26}{statistics.median(rates):>12.1f}{statistics.median(p50s):>11.2f} ms")
+        print(f"  {label + ' (render)':<26}{statistics.median(rates):>12.1f}{statistics.median(p50s):>11.2f} ms"
+              f"{statistics.median(p99s):>11.2f} ms")
     print(f"  {'ratio (pairwise)':<26}{statistics.median(ratios):>12.2f}   darkroom-server / thumbor throughput "
           f"(rounds: {', '.join(f'{r:.2f}' for r in ratios)})")
-    print(f"  {'darkroom-server (hit)':<26}{statistics.median(r for r, _ in hits):>12.1f}"
-          f"{statistics.median(p for _, p in hits):>11.3f} ms   memory-cache hits, 8 connections")
-    print(json.dumps({"render": results, "ratios": ratios, "hits": hits}), file=open(os.path.join(WORK, "results.json"), "w"))
+    for label, rows in (("darkroom-server (hit)", hits), ("hummingbird ceiling", ceiling)):
+        print(f"  {label:<26}{statistics.median(r for r, _, _ in rows):>12.1f}"
+              f"{statistics.median(p for _, p, _ in rows):>11.3f} ms{statistics.median(p for _, _, p in rows):>11.3f} ms"
+              f"   8 connections")
+    fractions = [h[0] / c[0] for h, c in zip(hits, ceiling)]
+    print(f"  {'hits / ceiling (pairwise)':<26}{statistics.median(fractions):>12.2f}   memory-cache hits as a fraction "
+          f"of a bare Hummingbird 8 KiB answer (rounds: {', '.join(f'{f:.2f}' for f in fractions)}; goal >= 0.85)")
+    print(json.dumps({"render": results, "ratios": ratios, "hits": hits, "ceiling": ceiling}),
+          file=open(os.path.join(WORK, "results.json"), "w"))
 
 
 THUMBOR_VERSION = subprocess.run([THUMBOR.replace("bin/thumbor", "bin/python"), "-c",
