@@ -9,6 +9,7 @@
 //   DarkroomWebP     libwebp codec, full 8-bit alpha        (CWebP)
 //   DarkroomBMP      BMP decoder, full 8-bit alpha          (pure Swift)
 //   DarkroomTGA      TGA decoder, every type and origin     (pure Swift)
+//   DarkroomTIFF     libtiff decoder, every page and layout  (CTIFF: libtiff, dlopen)
 //   DarkroomFilters  standard filters and resampler         (pure Swift)
 //   DarkroomCache    memory and disk caches                (swift-crypto)
 //   DarkroomMemcached  the memcached cache kind            (CMemcached: libmemcached, dlopen)
@@ -33,6 +34,7 @@ let package = Package(
         .library(name: "DarkroomWebP", targets: ["DarkroomWebP"]),
         .library(name: "DarkroomBMP", targets: ["DarkroomBMP"]),
         .library(name: "DarkroomTGA", targets: ["DarkroomTGA"]),
+        .library(name: "DarkroomTIFF", targets: ["DarkroomTIFF"]),
         .library(name: "DarkroomFilters", targets: ["DarkroomFilters"]),
         .library(name: "DarkroomSources", targets: ["DarkroomSources"]),
         .library(name: "DarkroomCurl", targets: ["DarkroomCurl"]),
@@ -78,7 +80,7 @@ let package = Package(
         // libmemcached (libmemcached-dev) is loaded with dlopen on first use, not linked: a
         // program that configures no memcached layer runs without it.
         .target(name: "CMemcached", dependencies: ["CLibraryLoader"], path: "Sources/CMemcached"),
-        // dlopen on first use, with the reason when a library cannot be loaded (CGD, CCurlShims, CMemcached).
+        // dlopen on first use, with the reason when a library cannot be loaded (CGD, CCurlShims, CMemcached, CTIFF).
         .target(name: "CLibraryLoader", path: "Sources/CLibraryLoader"),
         .target(
             name: "CJPEG",
@@ -91,6 +93,9 @@ let package = Package(
             // libdeflate (libdeflate-dev) inflates the image data of plain PNGs read shrunk.
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("deflate")]
         ),
+        // libtiff (libtiff-dev) is loaded with dlopen on first use, not linked: a process that reads
+        // no TIFF never maps it and the libraries behind it (see Sources/CTIFF/ctiff_library.h).
+        .target(name: "CTIFF", dependencies: ["CLibraryLoader"], path: "Sources/CTIFF"),
         .systemLibrary(
             name: "CWebP",
             path: "Sources/CWebP",
@@ -116,6 +121,7 @@ let package = Package(
         .target(name: "DarkroomWebP", dependencies: ["DarkroomCore", "CWebP"]),
         .target(name: "DarkroomBMP", dependencies: ["DarkroomCore"]),
         .target(name: "DarkroomTGA", dependencies: ["DarkroomCore"]),
+        .target(name: "DarkroomTIFF", dependencies: ["DarkroomCore", "CTIFF"]),
 
         // MARK: - Sources
         .target(name: "DarkroomSources", dependencies: ["DarkroomCore"]),
@@ -146,7 +152,7 @@ let package = Package(
         .target(
             name: "Darkroom",
             dependencies: [
-                "DarkroomCore", "DarkroomGD", "DarkroomJPEG", "DarkroomPNG", "DarkroomWebP", "DarkroomBMP", "DarkroomTGA",
+                "DarkroomCore", "DarkroomGD", "DarkroomJPEG", "DarkroomPNG", "DarkroomWebP", "DarkroomBMP", "DarkroomTGA", "DarkroomTIFF",
                 "DarkroomFilters", "DarkroomConfig", "DarkroomSources", "DarkroomCache", "DarkroomCurl",
                 "CThreadPlacement",
                 .product(name: "Logging", package: "swift-log"),
@@ -246,6 +252,7 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "DarkroomTGATests", dependencies: ["DarkroomTGA", "DarkroomCore", "DarkroomTestSupport", "Darkroom"]),
+        .testTarget(name: "DarkroomTIFFTests", dependencies: ["DarkroomTIFF", "DarkroomCore", "DarkroomTestSupport", "Darkroom"]),
         .testTarget(name: "DarkroomFiltersTests", dependencies: ["DarkroomFilters", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomSourcesTests", dependencies: ["DarkroomSources", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomCurlTests", dependencies: ["DarkroomCurl", "DarkroomTestSupport"]),

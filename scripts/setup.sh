@@ -6,7 +6,7 @@
 # To build Darkroom and run the `darkroom` tool (libgd, libcurl and libmemcached are loaded on
 # first use; their -dev packages bring the shared libraries and keep the headers at hand).
 DARKROOM_BUILD_PACKAGES=(
-    libgd-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libdeflate-dev libcurl4-openssl-dev
+    libgd-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libtiff-dev libdeflate-dev libcurl4-openssl-dev
     libmemcached-dev pkg-config
 )
 

@@ -71,6 +71,9 @@ struct ConvertCommand: ParsableCommand {
     @Option(name: .customLong("fail-on"), help: ArgumentHelp(FailOnOption.convertHelp, valueName: "LEVEL"))
     var failOn: String?
 
+    @Option(parsing: .unconditional, help: "The page of a multi-page TIFF to convert, 0 being the first.")
+    var page: Int = 0
+
     @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: "Refuse images with more pixels than this.")
     var maxPixels: Int = DecodeLimits.defaultMaxPixels
 
@@ -134,6 +137,10 @@ struct ConvertCommand: ParsableCommand {
         guard maxPixels > 0 else {
             throw DarkroomError.invalidArgument(name: "--max-pixels", value: String(maxPixels), expected: "a positive integer")
         }
+        guard page >= 0 else {
+            throw DarkroomError.invalidArgument(name: "--page", value: String(page), expected: "0 or more (0 is the first page)")
+        }
+        conversion.decoding.page = page
         conversion.kernel = kernel
         conversion.quality = quality
         conversion.progressive = progressive

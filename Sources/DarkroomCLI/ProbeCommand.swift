@@ -15,7 +15,7 @@ struct ProbeCommand: ParsableCommand {
             Reads only the container: no pixels are decoded. width and height are the stored \
             size, before the orientation is applied; bitDepth is bits per sample as stored; \
             iccProfile is the embedded profile's name (null without one, "" when it has no \
-            name); frames is 1 for a still image. One file prints one object on one line; \
+            name); frames is 1 for a still image (a TIFF's pages, each one --page of convert). One file prints one object on one line; \
             several print an array with a "file" in each object. A file that cannot be read is \
             reported on stderr and left out; the exit status is then the first failure's.
 

@@ -11,7 +11,7 @@ struct RegistryTests {
         "each format goes to its preferred decoder",
         arguments: [
             ("gradient.jpg", "libjpeg-turbo"), ("gradient-rgba.png", "libpng"), ("gradient-lossy.webp", "libwebp"),
-            ("blocks.gif", "libgd"), ("gradient.avif", "libgd"), ("gradient.tiff", "libgd"),
+            ("blocks.gif", "libgd"), ("gradient.avif", "libgd"), ("gradient.tiff", "libtiff"),
             ("gradient.bmp", "darkroom-bmp"), ("gradient.tga", "darkroom-tga"),
         ])
     func preferredDecoder(file: String, decoder: String) throws {

@@ -1,5 +1,6 @@
 import DarkroomBMP
 import DarkroomTGA
+import DarkroomTIFF
 import DarkroomCore
 import DarkroomCurl
 import DarkroomFilters
@@ -21,7 +22,8 @@ extension Registry {
     /// | decode WebP | libwebp (exact alpha), then libgd |
     /// | decode BMP | darkroom-bmp (pure Swift: bit fields, RLE, exact 8-bit alpha) |
     /// | decode TGA | darkroom-tga (pure Swift: every type, depth and origin; RLE; alpha) |
-    /// | decode GIF, AVIF, HEIF, TIFF | libgd |
+    /// | decode TIFF | libtiff (every page, depth, colour model and orientation) |
+    /// | decode GIF, AVIF, HEIF | libgd |
     /// | encode JPEG / PNG / WebP | libjpeg-turbo / libpng / libwebp |
     /// | encode AVIF, GIF, BMP, TIFF | libgd |
     ///
@@ -88,6 +90,7 @@ extension Registry {
         register(decoder: WebPDecoder())
         register(decoder: BMPDecoder())
         register(decoder: TGADecoder())
+        register(decoder: TIFFDecoder())
         register(decoder: GDDecoder())
 
         register(encoder: JPEGEncoder())

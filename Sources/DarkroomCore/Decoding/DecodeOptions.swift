@@ -20,6 +20,9 @@ public struct DecodeOptions: Sendable, Hashable {
     public var colorProfiles: ColorProfileHandling
     /// How much damage in the pixel data stops the decode (default ``FailOn/warning``).
     public var failOn: FailOn
+    /// Which page of a multi-page file to decode, 0 being the first (sharp's `page`). Only
+    /// TIFF has pages; every other format has page 0 alone and refuses a higher one.
+    public var page: Int
     /// Where damage that ``failOn`` lets through is reported; `nil` drops the warnings.
     /// Never part of equality.
     public var warnings: DecodeWarningHandler?
@@ -29,7 +32,7 @@ public struct DecodeOptions: Sendable, Hashable {
     /// damage.
     public init(
         sizeHint: PixelSize? = nil, appliesOrientation: Bool = true, limits: DecodeLimits = DecodeLimits(),
-        colorProfiles: ColorProfileHandling = .convertToSRGB, failOn: FailOn = .default,
+        colorProfiles: ColorProfileHandling = .convertToSRGB, failOn: FailOn = .default, page: Int = 0,
         warnings: DecodeWarningHandler? = nil
     ) {
         self.sizeHint = sizeHint
@@ -37,13 +40,14 @@ public struct DecodeOptions: Sendable, Hashable {
         self.limits = limits
         self.colorProfiles = colorProfiles
         self.failOn = failOn
+        self.page = page
         self.warnings = warnings
     }
 
     /// Equal when everything but ``warnings`` is: a handler does not change the pixels.
     public static func == (lhs: DecodeOptions, rhs: DecodeOptions) -> Bool {
         lhs.sizeHint == rhs.sizeHint && lhs.appliesOrientation == rhs.appliesOrientation && lhs.limits == rhs.limits
-            && lhs.colorProfiles == rhs.colorProfiles && lhs.failOn == rhs.failOn
+            && lhs.colorProfiles == rhs.colorProfiles && lhs.failOn == rhs.failOn && lhs.page == rhs.page
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -52,6 +56,7 @@ public struct DecodeOptions: Sendable, Hashable {
         hasher.combine(limits)
         hasher.combine(colorProfiles)
         hasher.combine(failOn)
+        hasher.combine(page)
     }
 }
 
@@ -74,8 +79,13 @@ public enum ColorProfileHandling: Sendable, Hashable {
 
 extension DecodeOptions {
     /// Checks the input length and the header's size against ``limits`` — what every decoder
-    /// does before allocating pixels.
+    /// does before allocating pixels — and that ``page`` can exist in the header's format.
     public func checkLimits(byteCount: Int, header: ImageHeader) throws {
+        if page != 0, page < 0 || !header.format.hasPages {
+            throw DarkroomError.invalidArgument(
+                name: "page", value: String(page),
+                expected: header.format.hasPages ? "0 or more" : "0: a \(header.format.displayName) file has one page")
+        }
         try limits.check(byteCount: byteCount)
         try limits.check(header)
     }

@@ -44,6 +44,13 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
         }
     }
 
+    /// Whether a file of this format can hold several pages (`DecodeOptions.page`): TIFF.
+    ///
+    /// ```swift
+    /// ImageFormat.tiff.hasPages   // true
+    /// ```
+    public var hasPages: Bool { self == .tiff }
+
     public var description: String { rawValue }
 
     /// The IANA media type.

@@ -27,7 +27,7 @@ public struct ImageDetails: Sendable, Hashable {
     /// is the `iCCP` chunk's own profile name (often just "ICC Profile"); `PNGEmbeddedProfile`
     /// in DarkroomPNG inflates the profile to read its `desc`.
     public var iccProfileName: String?
-    /// How many frames the file holds: 1 for a still image.
+    /// How many frames the file holds: 1 for a still image; a TIFF's pages.
     public var frameCount: Int
 
     /// Reads the details of `bytes`.
@@ -48,7 +48,9 @@ public struct ImageDetails: Sendable, Hashable {
             case .avif, .heif:
                 bitDepth = Self.isobmffBitDepth(r)
                 if let frames = ISOBMFFHeaderParser.sequenceFrameCount(in: r), frames > 0 { frameCount = frames }
-            case .tiff: bitDepth = TIFFLayout(bytes)?.bitsPerSample ?? 1
+            case .tiff:
+                bitDepth = TIFFLayout(bytes)?.bitsPerSample ?? 1
+                frameCount = max(1, TIFFStructure.directoryCount(raw))
             case .bmp: bitDepth = r.u16le(28).map { $0 == 16 ? 5 : 8 }
             case .tga: bitDepth = 8
             }

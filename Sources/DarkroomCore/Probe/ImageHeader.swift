@@ -33,6 +33,10 @@ public struct ImageHeader: Sendable, Hashable {
     /// larger than the image); `nil` when unknown or no larger. ``DecodeLimits`` checks it
     /// too, so a small `ispe` or image size cannot hide a huge frame.
     public var codedSize: PixelSize?
+    /// TIFF only: the reduced-resolution copies of the first page the file holds (pyramid
+    /// levels: later directories marked NewSubfileType 1 with the first page's proportions),
+    /// largest first. A decoder may read one of these instead when a size hint allows.
+    public var reducedResolutions: [ReducedResolution] = []
 
     /// Builds a header from what a probe read; what it did not learn keeps the defaults: upright,
     /// alpha and frame count unknown, not progressive, and no ``codedSize`` (set it afterwards).
@@ -56,4 +60,25 @@ public struct ImageHeader: Sendable, Hashable {
 
     /// The size after applying ``orientation``.
     public var uprightSize: PixelSize { orientation.uprightSize(ofStored: size) }
+}
+
+// MARK: - ReducedResolution
+
+/// A reduced-resolution copy of an image stored in the same file (a TIFF pyramid level): the
+/// page (directory) that holds it and its stored size.
+///
+/// ```swift
+/// let levels = try ImageProbe.probe(pyramid).reducedResolutions   // [page 1: 2048x1536, page 2: 1024x768, …]
+/// ```
+public struct ReducedResolution: Sendable, Hashable {
+    /// The page (directory index, 0 being the first) that holds this copy.
+    public var page: Int
+    /// Its stored size.
+    public var size: PixelSize
+
+    /// A copy at `size` in `page`.
+    public init(page: Int, size: PixelSize) {
+        self.page = page
+        self.size = size
+    }
 }

@@ -51,9 +51,6 @@ public enum ImageProbe {
     }
 
     private static func tiff(_ r: ByteReader) throws -> ImageHeader {
-        if r.u8(2) == 0x2B || r.u8(3) == 0x2B {
-            throw DarkroomError.unsupportedFormat(.tiff, reason: "BigTIFF files are not supported")
-        }
         guard let fields = TIFFStructure.readIFD0(r.bytes) else {
             throw DarkroomError.truncated(.tiff, detail: "the first image directory is missing or cut short")
         }
@@ -61,6 +58,7 @@ public enum ImageProbe {
             throw DarkroomError.corrupt(.tiff, detail: "the first image directory has no width/height tags")
         }
         var header = ImageHeader(format: .tiff, width: w, height: h, orientation: fields.orientation)
+        header.reducedResolutions = TIFFStructure.reducedResolutions(r.bytes, of: header.size)
         // libtiff inflates a whole tile to read any of it: a 16×16 image in one 32768² tile
         // decodes 1 GP, so the pixel limit must see the tile.
         if let tw = fields.tileWidth, let th = fields.tileLength,
