@@ -9,7 +9,7 @@
 //   DarkroomWebP     libwebp codec, full 8-bit alpha        (CWebP)
 //   DarkroomBMP      BMP decoder, full 8-bit alpha          (pure Swift)
 //   DarkroomTGA      TGA decoder, every type and origin     (pure Swift)
-//   DarkroomTIFF     libtiff decoder, every page and layout  (CTIFF: libtiff, dlopen)
+//   DarkroomTIFF     libtiff codec, every page and layout    (CTIFF: libtiff, dlopen)
 //   DarkroomFilters  standard filters and resampler         (pure Swift)
 //   DarkroomCache    memory and disk caches                (swift-crypto)
 //   DarkroomMemcached  the memcached cache kind            (CMemcached: libmemcached, dlopen)

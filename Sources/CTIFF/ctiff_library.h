@@ -19,7 +19,7 @@
     X(TIFFSetField) X(TIFFIsTiled) X(TIFFRGBAImageOK) X(TIFFRGBAImageBegin) X(TIFFRGBAImageGet)      \
     X(TIFFRGBAImageEnd) X(TIFFGetStrileOffsetWithErr) X(TIFFGetStrileByteCountWithErr) X(TIFFStripSize) \
     X(TIFFScanlineSize) X(TIFFComputeStrip) X(TIFFReadEncodedStrip) X(TIFFTileSize) X(TIFFTileRowSize) \
-    X(TIFFComputeTile) X(TIFFReadEncodedTile)
+    X(TIFFComputeTile) X(TIFFReadEncodedTile) X(TIFFWriteEncodedStrip)
 
 #define CTIFF_DECLARE_POINTER(name) __typeof__(&name) name;
 struct ctiff_libtiff {

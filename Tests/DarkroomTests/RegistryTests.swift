@@ -33,12 +33,13 @@ struct RegistryTests {
         #expect(error <= maxError, "MAE \(error)")
     }
 
-    @Test("JPEG, PNG and WebP are encoded by their own libraries, the rest by libgd")
+    @Test("JPEG, PNG, WebP and TIFF are encoded by their own libraries, the rest by libgd")
     func encoders() throws {
         let registry = Registry.standard
         #expect(try registry.encoder(for: .jpeg).name == "libjpeg-turbo")
         #expect(try registry.encoder(for: .png).name == "libpng")
         #expect(try registry.encoder(for: .webp).name == "libwebp")
+        #expect(try registry.encoder(for: .tiff).name == "libtiff")
         #expect(try registry.encoder(for: .avif).name == "libgd")
         #expect(try registry.encoder(for: .gif).name == "libgd")
         #expect(try registry.encoder(for: .bmp).name == "libgd")

@@ -81,6 +81,25 @@ int ctiff_decoder_icc_profile(ctiff_decoder *decoder, const uint8_t **bytes, uin
 /// The last error libtiff or the decoder reported ("" when none).
 const char *ctiff_decoder_message(const ctiff_decoder *decoder);
 
+// MARK: - Writing
+
+/// A TIFF file written to memory: `data` (malloc'd; free with ctiff_output_free) holds `size`
+/// bytes; `message` says why writing failed.
+typedef struct {
+    uint8_t *data;
+    size_t size, capacity;
+    uint64_t position;
+    char message[256];
+} ctiff_output;
+
+/// Writes `width`×`height` RGBA8 pixels (rows `stride` bytes apart) as an 8-bit RGB TIFF, or
+/// RGBA with unassociated alpha when `write_alpha`; Deflate with the horizontal predictor at
+/// zlib `level` (1…9), or uncompressed at level 0; strips of about 64 KiB; BigTIFF when `big`
+/// (for outputs past 4 GiB).
+ctiff_status ctiff_encode_rgba(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
+                               int write_alpha, int level, int big, ctiff_output *output);
+void ctiff_output_free(ctiff_output *output);
+
 #ifdef __cplusplus
 }
 #endif

@@ -25,7 +25,8 @@ extension Registry {
     /// | decode TIFF | libtiff (every page, depth, colour model and orientation) |
     /// | decode GIF, AVIF, HEIF | libgd |
     /// | encode JPEG / PNG / WebP | libjpeg-turbo / libpng / libwebp |
-    /// | encode AVIF, GIF, BMP, TIFF | libgd |
+    /// | encode TIFF | libtiff (8-bit alpha, Deflate) |
+    /// | encode AVIF, GIF, BMP | libgd |
     ///
     /// ```swift
     /// let image = try Registry.standard.decode(bytes)
@@ -96,7 +97,8 @@ extension Registry {
         register(encoder: JPEGEncoder())
         register(encoder: PNGEncoder())
         register(encoder: WebPEncoder())
-        for format in [ImageFormat.avif, .gif, .bmp, .tiff] where GDEncoder.supports(format) {
+        register(encoder: TIFFEncoder())
+        for format in [ImageFormat.avif, .gif, .bmp] where GDEncoder.supports(format) {
             register(encoder: GDEncoder(format: format))
         }
     }
