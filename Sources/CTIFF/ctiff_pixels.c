@@ -148,7 +148,22 @@ static void lab_to_rgb(const ctiff_layout *l, const double lab[3], uint8_t *out)
 
 // MARK: - Spans
 
+/// The common case, 8-bit unsigned grey or RGB in one row buffer with no alpha or straight
+/// alpha: bytes copied, no per-sample conversion. Returns 0 for any other layout.
+static int convert_span_8bit(const ctiff_layout *l, const uint8_t *row, uint32_t count, uint8_t *out) {
+    if (l->separate || l->bits != 8 || l->format != 1 || l->alpha == 1) return 0;
+    int grey = l->model == CTIFF_MODEL_GREY && !l->invert;
+    if (!grey && l->model != CTIFF_MODEL_RGB) return 0;
+    for (uint32_t x = 0; x < count; x++, out += 4, row += l->stride) {
+        if (grey) out[0] = out[1] = out[2] = row[0];
+        else { out[0] = row[0]; out[1] = row[1]; out[2] = row[2]; }
+        out[3] = l->alpha ? row[l->colours] : 255;
+    }
+    return 1;
+}
+
 void ctiff_convert_span(const ctiff_layout *l, const uint8_t *const rows[], uint32_t count, uint8_t *out) {
+    if (convert_span_8bit(l, rows[0], count, out)) return;
     uint16_t samples = (uint16_t)(l->colours + (l->alpha ? 1 : 0));
     for (uint32_t x = 0; x < count; x++, out += 4) {
         uint64_t raw[5] = {0, 0, 0, 0, 0};
