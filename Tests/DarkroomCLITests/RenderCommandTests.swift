@@ -207,14 +207,14 @@ struct BatchCommandTests {
         let out = try TemporaryDirectory()
         let missing = out.path("missing.jpg")
         let outcome = try await CommandRunner.run([
-            "batch", missing, Fixtures.path("gradient.jpg"), "ftp://example.com/a.jpg", Fixtures.path("blocks.gif"),
+            "batch", missing, Fixtures.path("gradient.jpg"), "ftp://127.0.0.1/a.jpg", Fixtures.path("blocks.gif"),
             "--variant", "thumbnail", "--config", RenderCommandTests.config, "--out", out.path("o"), "--jobs", "2",
         ])
         #expect(outcome.status == 66)
         #expect(outcome.stdout.contains("batch: 2 done, 2 failed, 2 files written"), "\(outcome.stdout)")
         #expect(outcome.stderrLines == [
             "darkroom: error: \(missing): no such file or directory",
-            "darkroom: error: ftp://example.com/a.jpg: invalid input 'ftp://example.com/a.jpg': expected a file, a folder "
+            "darkroom: error: ftp://127.0.0.1/a.jpg: invalid input 'ftp://127.0.0.1/a.jpg': expected a file, a folder "
                 + "or an http(s) URL (ftp:// is not supported)",
         ], "\(outcome.stderr)")
         #expect(FileManager.default.fileExists(atPath: out.path("o/thumbnail/gradient.jpg")))
