@@ -93,6 +93,7 @@ enum CommandRegistry {
         registry.register(source: HTTPSource(settings: configuration.httpSourceSettings))
         var settings = ImagePipeline.Configuration(registry: registry, targets: targets, caches: caches)
         settings.maximumActiveProcessing = max(1, jobs)
+        settings.apply(configuration.limitSettings)
         settings.decoding = decoding
         return ImagePipeline(configuration: settings)
     }

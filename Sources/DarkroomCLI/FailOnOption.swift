@@ -31,13 +31,18 @@ enum FailOnOption {
         return level
     }
 
-    /// `base` failing at the chosen level, its warnings printed to standard error naming the
-    /// input (the warning's own source when the engine knows it, else `input`).
+    /// `base` failing at the chosen level, within the configuration's `[limits]` `max-pixels`
+    /// and `max-input-size`, its warnings printed to standard error naming the input (the
+    /// warning's own source when the engine knows it, else `input`).
     static func decoding(
         _ base: DecodeOptions = DecodeOptions(), option: String?, configuration: Configuration?, input: String
     ) throws -> DecodeOptions {
         var options = base
         options.failOn = try level(option, configuration: configuration)
+        if let limits = configuration?.limitSettings {
+            if let maxPixels = limits.maxPixels { options.limits.maxPixels = maxPixels }
+            if let maxInputSize = limits.maxInputSize { options.limits.maxInputBytes = maxInputSize }
+        }
         options.warnings = DecodeWarningHandler { warning in
             StandardError.write("darkroom: warning: \(CommandFailure.shown(warning.source ?? input)): \(warning)\n")
         }

@@ -119,6 +119,15 @@ struct Listing: Encodable {
         var definedAt: String?
     }
 
+    /// `[limits]`: each key's value as written in the file, or the default, and where it was set.
+    var limits: [Limit]
+
+    struct Limit: Encodable {
+        var key: String
+        var value: String
+        var definedAt: String?
+    }
+
     init(registry: Registry, configuration: Configuration, location: ConfigLocation) {
         config = location.description
         filters = registry.filters.keys.sorted().map { name in
@@ -137,6 +146,7 @@ struct Listing: Encodable {
         }
         decode = Decode(
             failOn: configuration.decodeSettings.failOn.rawValue, definedAt: configuration.decodeSettings.failOnLocation?.description)
+        limits = Self.limits(configuration.limitSettings)
         let sharing = configuration.variantNamesByIdentifier
         variants = configuration.variants.map { variant in
             Variant(
@@ -145,6 +155,19 @@ struct Listing: Encodable {
                 overrides: variant.overrides.map(\.description),
                 sharesIdentifierWith: (sharing[variant.identifier] ?? []).filter { $0 != variant.name })
         }
+    }
+
+    /// The four `[limits]` keys with their values (whole mebibytes, pixels, seconds) or defaults.
+    static func limits(_ settings: LimitSettings) -> [Limit] {
+        func megabytes(_ bytes: Int) -> String { bytes % (1 << 20) == 0 ? "\(bytes >> 20)MB" : "\(bytes)" }
+        func seconds(_ value: Double) -> String { value == value.rounded() ? "\(Int(value))s" : "\(value)s" }
+        let values: [(String, String)] = [
+            ("memory", megabytes(settings.memory ?? ImagePipeline.Configuration.defaultMemoryBudget)),
+            ("max-pixels", String(settings.maxPixels ?? DecodeLimits.defaultMaxPixels)),
+            ("max-input-size", megabytes(settings.maxInputSize ?? DecodeLimits.defaultMaxInputBytes)),
+            ("queue-timeout", settings.queueTimeout.map(seconds) ?? "none (darkroom-server: 30s)"),
+        ]
+        return values.map { Limit(key: $0.0, value: $0.1, definedAt: settings.locations[$0.0]?.description) }
     }
 
     // MARK: - Deriving from declarations
@@ -207,6 +230,8 @@ struct Listing: Encodable {
         }
         out += "\nDecoding ([decode])\n"
         out += "  fail-on = \(decode.failOn)  (\(decode.definedAt ?? "default"))\n"
+        out += "\nLimits ([limits])\n"
+        for limit in limits { out += "  \(limit.key) = \(limit.value)  (\(limit.definedAt ?? "default"))\n" }
         return out
     }
 }

@@ -145,6 +145,10 @@ struct ServerExecutableTests {
             (["--root", root, "--idle-timeout", "1e-9"], [:], 64, "expected 0 (never) or 0.001…604800 seconds"),
             (["--root", root, "--jobs", "100000"], [:], 64, "--jobs 100000 is out of range: expected 1…256"),
             (["--root", ""], [:], 64, "--root is empty"),
+            (["--root", root, "--memory", "lots"], [:], 64, "--memory lots is not a size"),
+            (["--root", root, "--max-pixels", "0"], [:], 64, "--max-pixels 0 is out of range"),
+            (["--root", root, "--queue-timeout", "2d"], [:], 64, "--queue-timeout 2d is not a duration"),
+            (["--root", root], ["DARKROOM_MEMORY": "0MB"], 64, "--memory 0MB is not a size"),
             (["--root", root, "--fallback", Fixtures.path("truncated.jpg")], [:], 1, "truncated.jpg: truncated JPEG data"),
             (["--root", root, "--host", "no.such.host.invalid"], [:], 1, "cannot listen on no.such.host.invalid port 0"),
         ]

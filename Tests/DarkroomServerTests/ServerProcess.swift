@@ -84,6 +84,9 @@ final class ServerProcess: Sendable {
         self.output = output
     }
 
+    /// The server's process ID (for reading `/proc/PID/status`).
+    var processIdentifier: Int32 { process.processIdentifier }
+
     /// The last 64 KiB the server wrote to its standard output and error since its banner.
     var recentOutput: String { output.text }
 

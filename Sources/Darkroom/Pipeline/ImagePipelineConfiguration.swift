@@ -41,10 +41,20 @@ extension ImagePipeline {
         /// Decodes, filters and encodes running at once (default: the active processor count;
         /// at most 256 threads run them).
         public var maximumActiveProcessing: Int
-        /// Bytes of decoded pixels that decodes in flight may hold (estimated from the header
-        /// and the size hint before decoding); a decode bigger than the budget runs alone.
-        /// Default 256 MiB; `nil` for no budget.
-        public var decodeMemoryBudget: Int?
+        /// Bytes of pixels the work in flight may hold, across all requests: each decode counts
+        /// its decoded pixels and one working copy of them (a filter's output, an encoder's
+        /// buffers), estimated from the header and the size hint before decoding, from its
+        /// start to the end of its source's renders. Work that does not fit waits in the
+        /// processing queue; a decode bigger than the whole budget runs alone. Default 256 MiB;
+        /// `nil` for no budget. `[limits] memory` in `filters.d/`.
+        public var memoryBudget: Int?
+        /// The default ``memoryBudget``: 256 MiB.
+        public static let defaultMemoryBudget = 256 * 1024 * 1024
+        /// The longest, in seconds, a decode waits for room in ``memoryBudget`` (and a
+        /// processing slot) before it fails with ``ImagePipelineBusy`` — a server answers 503
+        /// with `Retry-After` (default `nil`: it waits as long as it takes). `[limits]
+        /// queue-timeout` in `filters.d/`.
+        public var queueTimeout: Double?
         /// FIFO or LIFO within a priority (default FIFO).
         public var queueOrder: QueueOrder
         /// Orientation, limits, colour-profile handling and the damage policy for every decode,
@@ -83,7 +93,8 @@ extension ImagePipeline {
             self.caches = caches
             self.maximumActiveDownloads = 4
             self.maximumActiveProcessing = ProcessInfo.processInfo.activeProcessorCount
-            self.decodeMemoryBudget = 256 * 1024 * 1024
+            self.memoryBudget = Self.defaultMemoryBudget
+            self.queueTimeout = nil
             self.queueOrder = .fifo
             self.decoding = DecodeOptions()
             self.fallback = nil
@@ -98,10 +109,24 @@ extension ImagePipeline {
 
         /// A configuration over a `filters.d/` configuration's variants and cache layers
         /// (``Registry/cacheLayers(for:environment:)`` builds them from its `[caches.*]`), decoding
-        /// as its `[decode]` section says.
+        /// as its `[decode]` section says, within its `[limits]`.
         public init(registry: Registry, variants: DarkroomConfig.Configuration, caches: CacheLayers) {
             self.init(registry: registry, targets: variants.variants.map(RenderTarget.init(variant:)), caches: caches)
             self.decoding = variants.decodeSettings.applied(to: decoding)
+            apply(variants.limitSettings)
+        }
+
+        /// Takes the limits `limits` sets (`[limits]` of `filters.d/`); those it leaves out
+        /// keep their values.
+        ///
+        /// ```swift
+        /// configuration.apply(LimitSettings(memory: 1 << 30, maxPixels: 50_000_000))
+        /// ```
+        public mutating func apply(_ limits: LimitSettings) {
+            if let memory = limits.memory { memoryBudget = memory }
+            if let maxPixels = limits.maxPixels { decoding.limits.maxPixels = maxPixels }
+            if let maxInputSize = limits.maxInputSize { decoding.limits.maxInputBytes = maxInputSize }
+            if let queueTimeout = limits.queueTimeout { self.queueTimeout = queueTimeout }
         }
     }
 }

@@ -103,7 +103,8 @@ public final class ImageTask: @unchecked Sendable {  // mutable state guarded by
                 complete(.success(delivered), &effects)
             }
         case let .failure(error):
-            if fallbackError == nil, !(error is CancellationError), let fallback = core.fallback {
+            // A busy pipeline is not a failed source: the client is asked to come back, not given the placeholder.
+            if fallbackError == nil, !(error is CancellationError), !(error is ImagePipelineBusy), let fallback = core.fallback {
                 let fallbackSpec = RenderSpec(source: fallback.resolved(), output: spec.output.retargeted(to: fallback))
                 subscribe(fallbackSpec, fallbackError: error, &effects)
             } else {

@@ -88,9 +88,10 @@ extension PipelineCore {
 
     // MARK: - Decoding
 
-    /// Decodes in a processing slot. The memory budget counts the decoded pixels from the
-    /// decode's start to the end of the session (the renders that filter and encode them), so
-    /// eight requests for eight 100-megapixel images hold one at a time, not eight.
+    /// Decodes in a processing slot. The memory budget counts the decoded pixels (and a working
+    /// copy, `DecodeCost`) from the decode's start to the end of the session (the renders that
+    /// filter and encode them), so eight requests for eight 100-megapixel images hold one at a
+    /// time, not eight; one that waits longer than the queue timeout fails as busy.
     private func decode(
         _ fetched: FetchedSource, hint: PixelSize?, in session: SourceSession, as job: StageJob<Image>
     ) async throws -> Image {
@@ -111,7 +112,9 @@ extension PipelineCore {
         }
         let cost = reserves ? DecodeCost.estimatedBytes(header: fetched.header, options: options, registry: configuration.registry) : 0
         let registry = configuration.registry
-        return try await job.withSlot(of: processing, cost: cost, keepingCostFor: session, lock: lock) {
+        return try await job.withSlot(
+            of: processing, cost: cost, keepingCostFor: session, timeout: reserves ? configuration.queueTimeout : nil, lock: lock
+        ) {
             try await metrics.time(.decode) {
                 let image = try await threads.compute {
                     try registry.decoder(for: fetched.header, options: options)

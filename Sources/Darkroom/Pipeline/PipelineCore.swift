@@ -47,7 +47,7 @@ final class PipelineCore: @unchecked Sendable {
             order: configuration.queueOrder, depthGauge: metrics.downloadQueueDepth)
         processing = WorkQueue(
             name: "processing", maximumActive: configuration.maximumActiveProcessing,
-            memoryBudget: configuration.decodeMemoryBudget, order: configuration.queueOrder,
+            memoryBudget: configuration.memoryBudget, order: configuration.queueOrder,
             depthGauge: metrics.processingQueueDepth)
         fallback = configuration.fallback.map { FallbackSource(bytes: $0) }
     }

@@ -190,11 +190,20 @@ extension JobNode {
 
     /// Like ``withSlot(of:cost:lock:_:)``, but when `body` succeeds its cost stays counted
     /// against the queue's memory budget until `session` ends (its decoded pixels live on).
+    /// A wait longer than `timeout` seconds ends with ``ImagePipelineBusy``.
     func withSlot<T>(
-        of queue: WorkQueue, cost: Int, keepingCostFor session: SourceSession, lock: PipelineLock,
+        of queue: WorkQueue, cost: Int, keepingCostFor session: SourceSession, timeout: Double?, lock: PipelineLock,
         _ body: () async throws -> T
     ) async throws -> T {
         let item = lock.run { effects in queue.enqueue(self, cost: cost, &effects) }
+        let timer = timeout.flatMap { seconds in
+            lock.run { _ in item.grant.isResolved } ? nil : Task {
+                try await Task.sleep(for: .seconds(seconds))
+                let busy = ImagePipelineBusy(waited: seconds, budget: queue.memoryBudget)
+                lock.run { effects in queue.expire(item, with: busy, &effects) }
+            }
+        }
+        defer { timer?.cancel() }
         try await item.grant.wait(lock: lock) { effects in queue.remove(item, &effects) }
         do {
             let value = try await body()

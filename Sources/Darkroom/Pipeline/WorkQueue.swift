@@ -86,6 +86,18 @@ final class WorkQueue: @unchecked Sendable {
         depthGauge.record(pending.count)
     }
 
+    /// Takes a still-waiting item out of the queue with `error` (it waited too long): it never
+    /// runs. An item already granted or gone is left alone.
+    func expire(_ item: WorkItem, with error: any Error, _ effects: inout PipelineEffects) {
+        guard let index = pending.firstIndex(where: { $0 === item }) else { return }
+        pending.remove(at: index)
+        if item.node.queueItem === item { item.node.queueItem = nil }
+        item.grant.resolve(.failure(error), &effects)
+        depthGauge.record(pending.count)
+        // A decode that did not fit may have held back smaller ones behind it.
+        schedule(&effects)
+    }
+
     /// New demand for a waiting item (another request joined its job): in LIFO order it moves
     /// to the front of its priority, as the newest work does — what a scrolling client wants
     /// when a cell asks again for an image already queued. FIFO keeps its place.

@@ -234,7 +234,7 @@ public enum ConfigLoader {
             files: sources.map(\.name),
             unresolvedVariants: merger.definitions.keys.filter { resolver.resolved[$0] == nil }.sorted(),
             unresolvedReasons: resolver.reasons,
-            reservedSections: merger.reserved, decodeSettings: merger.decodeSettings, cacheSettings: cacheSettings,
+            reservedSections: merger.reserved, decodeSettings: merger.decodeSettings, limitSettings: merger.limitSettings, cacheSettings: cacheSettings,
             httpSourceSettings: httpSourceSettings, sourceTables: sourceTables, cacheErrors: sortedByPlace(own(cacheDiagnostics), fileOrder: order).filter(\.isError),
             sourceErrors: sortedByPlace(own(sourceDiagnostics), fileOrder: order).filter(\.isError))
     }

@@ -7,7 +7,7 @@ import DarkroomCore
 /// (remembering where the earlier ones were), and keeps the reserved sections.
 struct ConfigMerger {
     /// The top-level sections a file may have.
-    static let topLevelKeys = ["variants", "caches", "sources", "defaults", "decode"]
+    static let topLevelKeys = ["variants", "caches", "sources", "defaults", "decode", "limits"]
     /// Sections kept for later components, not interpreted here.
     static let reservedKeys = ["caches", "sources"]
 
@@ -17,6 +17,8 @@ struct ConfigMerger {
     private(set) var diagnostics: [Diagnostic] = []
     /// `[decode]`, each file's keys over the earlier files'.
     private(set) var decodeSettings = DecodeSettings()
+    /// `[limits]`, each file's keys over the earlier files'.
+    private(set) var limitSettings = LimitSettings()
 
     init(catalogue: [String: FilterSchema], writableFormats: Set<ImageFormat>? = nil) {
         parser = VariantParser(catalogue: catalogue, writableFormats: writableFormats)
@@ -57,6 +59,8 @@ struct ConfigMerger {
                 checkDefaults(section)
             case "decode":
                 decodeSettings.read(section, diagnostics: &diagnostics)
+            case "limits":
+                limitSettings.read(section, diagnostics: &diagnostics)
             default:
                 let hint = NearestName.suggestion(for: key, among: Self.topLevelKeys).map { " (did you mean '\($0)'?)" } ?? ""
                 diagnostics.append(.error(

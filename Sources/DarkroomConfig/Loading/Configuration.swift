@@ -33,6 +33,8 @@ public struct Configuration: Sendable {
     public let reservedSections: [String: [String: ConfigNode]]
     /// The `[decode]` settings (defaults where not given).
     public let decodeSettings: DecodeSettings
+    /// The `[limits]` settings (`nil` for each limit not given).
+    public let limitSettings: LimitSettings
     /// The `[caches.*]` settings (defaults where not given).
     public let cacheSettings: CacheSettings
     /// The `[sources.http]` settings (defaults where not given).
@@ -52,7 +54,7 @@ public struct Configuration: Sendable {
     public init(
         variants: [ResolvedVariant], diagnostics: [Diagnostic], files: [String], unresolvedVariants: [String] = [],
         unresolvedReasons: [String: Diagnostic] = [:], reservedSections: [String: [String: ConfigNode]] = [:],
-        decodeSettings: DecodeSettings = DecodeSettings(), cacheSettings: CacheSettings = CacheSettings(), httpSourceSettings: HTTPSourceSettings = HTTPSourceSettings(),
+        decodeSettings: DecodeSettings = DecodeSettings(), limitSettings: LimitSettings = LimitSettings(), cacheSettings: CacheSettings = CacheSettings(), httpSourceSettings: HTTPSourceSettings = HTTPSourceSettings(),
         sourceTables: [SourceTableSpec] = [], cacheErrors: [Diagnostic] = [], sourceErrors: [Diagnostic] = []
     ) {
         self.variants = variants.sorted { $0.name < $1.name }
@@ -62,6 +64,7 @@ public struct Configuration: Sendable {
         self.unresolvedReasons = unresolvedReasons
         self.reservedSections = reservedSections
         self.decodeSettings = decodeSettings
+        self.limitSettings = limitSettings
         self.cacheSettings = cacheSettings
         self.httpSourceSettings = httpSourceSettings
         self.sourceTables = sourceTables

@@ -83,6 +83,15 @@ struct ServeCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Decodes, filters and encodes running at once (default: the processor count).")
     var jobs: Int?
 
+    @Option(help: "Bytes of pixels the work in flight may hold, across all requests, such as 1GB (default: [limits] memory in filters.d, else 256MB).")
+    var memory: String?
+
+    @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: "Refuse sources with more pixels than this (default: [limits] max-pixels in filters.d, else 100000000).")
+    var maxPixels: Int?
+
+    @Option(name: .customLong("queue-timeout"), help: "How long work waits for room in the memory budget before the answer is 503 with Retry-After, such as 10s (default: [limits] queue-timeout in filters.d, else 30s).")
+    var queueTimeout: String?
+
     @Flag(help: "Serve Prometheus metrics at /metrics (to anyone who can reach the port).")
     var metrics = false
 
@@ -118,6 +127,13 @@ struct ServeCommand: ParsableCommand {
         }
         if let jobs, !(1...Self.maximumJobs).contains(jobs) {
             throw ValidationError("--jobs \(jobs) is out of range: expected 1…\(Self.maximumJobs)")
+        }
+        if let memory, (ConfigQuantity.bytes(memory) ?? 0) <= 0 {
+            throw ValidationError("--memory \(memory) is not a size: expected bytes above zero, such as 1GB, 512MB or 1073741824")
+        }
+        if let maxPixels, maxPixels <= 0 { throw ValidationError("--max-pixels \(maxPixels) is out of range: expected pixels above zero") }
+        if let queueTimeout, !(ConfigQuantity.seconds(queueTimeout).map { $0 > 0 && $0 <= LimitSettings.maximumQueueTimeout } ?? false) {
+            throw ValidationError("--queue-timeout \(queueTimeout) is not a duration: expected above zero and at most a day, such as 10s or 500ms")
         }
         if let root, root.isEmpty { throw ValidationError("--root is empty: give a folder (use --root . for this one)") }
         guard Logger.Level(rawValue: logLevel) != nil else {
@@ -171,6 +187,9 @@ struct ServeCommand: ParsableCommand {
             $0.staleIfError = staleIfError
             $0.maximumFreshness = maxFreshness
             if let jobs { $0.maximumActiveProcessing = jobs }
+            $0.queueTimeout = Self.defaultQueueTimeout
+            $0.apply(configuration.limitSettings)
+            $0.apply(limits)
         }
         let summary = describe(configuration: configuration, location: location, settings: settings)
         let listening = Mutex(false)
@@ -185,6 +204,18 @@ struct ServeCommand: ParsableCommand {
             throw ServerStartFailure("darkroom-server: error: cannot listen on \(host) port \(port): \(error)")
         }
     }
+
+    /// The limits the command line sets (over the configuration's `[limits]`).
+    private var limits: LimitSettings {
+        LimitSettings(
+            memory: memory.flatMap(ConfigQuantity.bytes), maxPixels: maxPixels,
+            queueTimeout: queueTimeout.flatMap(ConfigQuantity.seconds))
+    }
+
+    /// How long a server's work waits for room in the memory budget unless told otherwise:
+    /// long enough for a queue of large renders to drain, short of a client's or a proxy's
+    /// own timeout (nginx waits 60 s).
+    static let defaultQueueTimeout = 30.0
 
     /// The signer `$DARKROOM_KEY` and `$DARKROOM_SALT` make, or `nil` when neither is set.
     private func signer() throws -> URLSigner? {

@@ -16,6 +16,7 @@ enum ServerEnvironment {
         ("DARKROOM_IDLE_TIMEOUT", "--idle-timeout"), ("DARKROOM_MAX_AGE", "--max-age"), ("DARKROOM_FALLBACK", "--fallback"),
         ("DARKROOM_JOBS", "--jobs"), ("DARKROOM_LOG_LEVEL", "--log-level"), ("DARKROOM_LOG_FORMAT", "--log-format"),
         ("DARKROOM_STALE_IF_ERROR", "--stale-if-error"), ("DARKROOM_MAX_FRESHNESS", "--max-freshness"),
+        ("DARKROOM_MEMORY", "--memory"), ("DARKROOM_MAX_PIXELS", "--max-pixels"), ("DARKROOM_QUEUE_TIMEOUT", "--queue-timeout"),
     ]
     /// Flags, by variable: `1`, `true` or `yes` set them; `0`, `false`, `no` or empty do not.
     static let flags: [(variable: String, option: String)] = [

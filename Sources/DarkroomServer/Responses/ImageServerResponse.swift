@@ -50,6 +50,7 @@ public struct ImageServerResponse: Sendable {
             body: Array("\(failure.message)\n".utf8))
         if failure.status == 405 { response.headers.append(("Allow", failure.allowed ?? "GET, HEAD")) }
         if failure.status == 401 { response.headers.append(("WWW-Authenticate", "Bearer")) }
+        if let seconds = failure.retryAfter { response.headers.append(("Retry-After", String(seconds))) }
         return response
     }
 }

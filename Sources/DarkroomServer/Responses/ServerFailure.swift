@@ -1,3 +1,4 @@
+import Darkroom
 import DarkroomCore
 
 // MARK: - ServerFailure
@@ -17,7 +18,7 @@ import DarkroomCore
 /// | 422 | bytes that are not a readable image, or too large (pixels or bytes); a variant that cannot apply to this source (a crop outside it, an output over the pixel limit) |
 /// | 500 | an encoder or other internal failure |
 /// | 502 | any other failed fetch |
-/// | 503 | work cancelled (the server is stopping) |
+/// | 503 | work cancelled (the server is stopping); work that waited past the queue timeout for room in the memory budget (with `Retry-After`) |
 /// | 504 | a fetch that timed out (connect, total or low-speed limit) |
 ///
 /// ```swift
@@ -31,13 +32,16 @@ public struct ServerFailure: Error, Sendable, Equatable, CustomStringConvertible
     public var message: String
     /// For a 405: the methods the path takes (`Allow`); `nil` is `GET, HEAD`.
     public var allowed: String?
+    /// For a 503 the client may retry: the seconds it should wait (`Retry-After`).
+    public var retryAfter: Int?
 
     /// Creates a failure answered with `status` and `message`; `allowed` is the `Allow` header
-    /// of a 405 (`nil`: `GET, HEAD`).
-    public init(status: Int, message: String, allowed: String? = nil) {
+    /// of a 405 (`nil`: `GET, HEAD`), `retryAfter` the `Retry-After` seconds of a 503.
+    public init(status: Int, message: String, allowed: String? = nil, retryAfter: Int? = nil) {
         self.status = status
         self.message = message
         self.allowed = allowed
+        self.retryAfter = retryAfter
     }
 
     /// A `400 Bad Request` with `message`.
@@ -58,6 +62,8 @@ public struct ServerFailure: Error, Sendable, Equatable, CustomStringConvertible
             self = failure
         case let error as DarkroomError:
             self.init(status: Self.status(of: error), message: Self.message(of: error))
+        case let busy as ImagePipelineBusy:
+            self.init(status: 503, message: busy.description, retryAfter: busy.retryAfter)
         case is CancellationError:
             self.init(status: 503, message: "cancelled: the server is stopping")
         default:

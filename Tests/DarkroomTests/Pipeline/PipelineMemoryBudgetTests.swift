@@ -2,6 +2,7 @@ import DarkroomConfig
 import DarkroomCore
 import DarkroomSources
 import DarkroomTestSupport
+import Glibc
 import Synchronization
 import Testing
 @testable import Darkroom
@@ -50,13 +51,14 @@ struct PipelineMemoryBudgetTests {
         registry.register(source: MemorySource(images))
         var configuration = ImagePipeline.Configuration(registry: registry, targets: targets, caches: .none)
         configuration.maximumActiveProcessing = 2
-        configuration.decodeMemoryBudget = budget
+        configuration.memoryBudget = budget
         return ImagePipeline(configuration: configuration)
     }
 
     @Test("four images that do not fit the budget two at a time are decoded, filtered and encoded one after another")
     func oneAtATime() async throws {
-        // 4 images of ~4 MB of pixels each, a budget of 6 MB: only one fits at a time.
+        // 4 images of ~4 MB of pixels each, counted with a working copy as ~8 MB, a budget
+        // of 12 MB: only one fits at a time.
         var images: [String: [UInt8]] = [:]
         for i in 0..<4 {
             images["\(i)"] = try Registry.standard.encode(
@@ -64,7 +66,7 @@ struct PipelineMemoryBudgetTests {
         }
         let timeline = Timeline()
         let original = RenderTarget(name: "original", chain: FilterChain([]), encoding: VariantEncoding(format: .png))
-        let pipeline = Self.pipeline(images: images, timeline: timeline, targets: [original], budget: 6_000_000)
+        let pipeline = Self.pipeline(images: images, timeline: timeline, targets: [original], budget: 12_000_000)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for name in images.keys {
                 group.addTask { _ = try await pipeline.image(for: "memory:" + name, variant: "original") }
@@ -92,5 +94,58 @@ struct PipelineMemoryBudgetTests {
         let responses = try await pipeline.images(for: "memory:a", variants: ["small", "full"])
         #expect(responses.map(\.variant) == ["small", "full"])
         #expect(timeline.events.withLock { $0.filter { $0.event == "decode" }.count } == 2)
+    }
+
+    /// The standard PNG encoder, holding every encode until ``open()``: the render that
+    /// holds the budget stays in flight as long as a test needs.
+    final class GatedEncoder: ImageEncoder, Sendable {
+        let name = "gated"
+        let format = ImageFormat.png
+        private let isOpen = Atomic(false)
+        private let entered = Atomic(0)
+        func open() { isOpen.store(true, ordering: .releasing) }
+        /// Encodes that started.
+        var started: Int { entered.load(ordering: .acquiring) }
+        func encode(_ image: Image, options: EncodeOptions) throws -> [UInt8] {
+            entered.add(1, ordering: .acquiringAndReleasing)
+            while !isOpen.load(ordering: .acquiring) { usleep(1_000) }
+            return try Registry.standard.encode(image, options: options)
+        }
+    }
+
+    @Test("a decode that waits past the queue timeout for room fails as busy; once the budget frees, the same request renders")
+    func busyAfterQueueTimeout() async throws {
+        var images: [String: [UInt8]] = [:]
+        for name in ["a", "b"] {
+            images[name] = try Registry.standard.encode(
+                Pattern.photo(width: 1000, height: 1000), options: EncodeOptions(format: .png, compressionLevel: 1))
+        }
+        let encoder = GatedEncoder()
+        var registry = Registry()
+        registry.register(encoder: encoder)
+        registry.registerStandardCodecs()
+        registry.register(source: MemorySource(images))
+        let original = RenderTarget(name: "original", chain: FilterChain([]), encoding: VariantEncoding(format: .png))
+        var configuration = ImagePipeline.Configuration(registry: registry, targets: [original], caches: .none)
+        configuration.maximumActiveProcessing = 2
+        // One image's pixels and working copy (8 MB) fit; two do not.
+        configuration.apply(LimitSettings(memory: 10_000_000, queueTimeout: 0.3))
+        let pipeline = ImagePipeline(configuration: configuration)
+
+        let first = Task { try await pipeline.image(for: "memory:a", variant: "original") }
+        while encoder.started == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        await #expect(throws: ImagePipelineBusy(waited: 0.3, budget: 10_000_000)) {
+            try await pipeline.image(for: "memory:b", variant: "original")
+        }
+        encoder.open()
+        #expect(try await first.value.bytes.isEmpty == false)
+        #expect(try await pipeline.image(for: "memory:b", variant: "original").bytes.isEmpty == false)
+    }
+
+    @Test("ImagePipelineBusy says how long it waited, for how much memory, and when to retry")
+    func busyDescription() {
+        let busy = ImagePipelineBusy(waited: 2.5, budget: 1 << 30)
+        #expect(busy.retryAfter == 3)
+        #expect(busy.description == "busy: waited 2.5 s for 1024 MB of work in flight to make room (retry after 3 s)")
     }
 }

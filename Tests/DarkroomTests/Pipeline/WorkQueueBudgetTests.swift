@@ -76,4 +76,21 @@ struct WorkQueueBudgetTests {
         lock.run { effects in queue.releaseCost(decode, &effects) }
         #expect(granted([next]) == [true])
     }
+
+    @Test("a decode that waited too long leaves the queue with the error it is given, and the smaller one behind it starts")
+    func expires() async {
+        let queue = queue()
+        let running = enqueue(queue, cost: 60)
+        let big = enqueue(queue, cost: 60)
+        let small = enqueue(queue, cost: 30)
+        #expect(granted([running, big, small]) == [true, false, false])
+        let busy = ImagePipelineBusy(waited: 2, budget: 100)
+        lock.run { effects in queue.expire(big, with: busy, &effects) }
+        #expect(granted([small]) == [true])
+        #expect(lock.run { _ in queue.pendingCount } == 0)
+        await #expect(throws: busy) { try await big.grant.wait(lock: lock) { _ in } }
+        // A granted item is not taken back.
+        lock.run { effects in queue.expire(running, with: busy, &effects) }
+        #expect(granted([running]) == [true])
+    }
 }
