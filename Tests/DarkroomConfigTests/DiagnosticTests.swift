@@ -203,7 +203,7 @@ struct DiagnosticTests {
     @Test("an unknown top-level key names the nearest known one")
     func unknownTopLevelKey() {
         #expect(errors("# comment\n\n[varients.a]\nfilters = []\n")
-            == ["20-x.toml:3: unknown top-level key 'varients' (did you mean 'variants'?); expected one of variants, caches, sources, defaults, decode"])
+            == ["20-x.toml:3: unknown top-level key 'varients' (did you mean 'variants'?); expected one of variants, caches, sources, defaults, decode, limits"])
     }
 
     @Test("several errors in several files are all reported, in reading order, and good variants still resolve")
