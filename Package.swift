@@ -43,6 +43,7 @@ let package = Package(
         .library(name: "Darkroom", targets: ["Darkroom"]),
         .library(name: "DarkroomTools", targets: ["DarkroomTools"]),
         .library(name: "DarkroomMemcached", targets: ["DarkroomMemcached"]),
+        .library(name: "DarkroomWorkers", targets: ["DarkroomWorkers"]),
         .library(name: "DarkroomExampleFilters", targets: ["DarkroomExampleFilters"]),
         .library(name: "DarkroomCLI", targets: ["DarkroomCLI"]),
         .executable(name: "darkroom", targets: ["darkroom"]),
@@ -166,6 +167,11 @@ let package = Package(
             dependencies: ["Darkroom", "DarkroomCore", "DarkroomConfig", "DarkroomFilters", "DarkroomSources", "CThreadPlacement"]
         ),
         .target(name: "DarkroomExampleFilters", dependencies: ["Darkroom", "DarkroomCore"]),
+        // Decoding in worker processes, so a decoder crash ends one decode, not the process.
+        .target(
+            name: "DarkroomWorkers",
+            dependencies: ["Darkroom", "DarkroomCore", .product(name: "CoreMetrics", package: "swift-metrics")]
+        ),
         // The memcached cache kind: a layer shared by every server of a cluster.
         .target(
             name: "DarkroomMemcached",
@@ -176,7 +182,7 @@ let package = Package(
             name: "DarkroomCLI",
             dependencies: [
                 "Darkroom", "DarkroomTools", "DarkroomConfig", "DarkroomCore", "DarkroomFilters",
-                "DarkroomSources", "DarkroomCache", "DarkroomCurl", "DarkroomGD", "DarkroomPNG",
+                "DarkroomSources", "DarkroomCache", "DarkroomCurl", "DarkroomGD", "DarkroomPNG", "DarkroomWorkers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -188,6 +194,7 @@ let package = Package(
             name: "DarkroomServer",
             dependencies: [
                 "Darkroom", "DarkroomTools", "DarkroomConfig", "DarkroomCore", "DarkroomCurl", "DarkroomSources", "DarkroomGD",
+                "DarkroomWorkers",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -252,6 +259,7 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "DarkroomTGATests", dependencies: ["DarkroomTGA", "DarkroomCore", "DarkroomTestSupport", "Darkroom"]),
+        .testTarget(name: "DarkroomWorkersTests", dependencies: ["DarkroomWorkers", "Darkroom", "DarkroomCore", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomTIFFTests", dependencies: ["DarkroomTIFF", "DarkroomCore", "DarkroomTestSupport", "Darkroom"]),
         .testTarget(name: "DarkroomFiltersTests", dependencies: ["DarkroomFilters", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomSourcesTests", dependencies: ["DarkroomSources", "DarkroomTestSupport"]),

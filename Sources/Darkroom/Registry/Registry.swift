@@ -42,6 +42,12 @@ public struct Registry: Sendable {
         decoders.append(decoder)
     }
 
+    /// Puts a decoder before every decoder registered so far (one that wraps them, as
+    /// `IsolatedDecoder` does, must be asked first).
+    public mutating func prepend(decoder: any ImageDecoder) {
+        decoders.insert(decoder, at: 0)
+    }
+
     /// Appends an encoder; encoders registered earlier are asked first.
     public mutating func register(encoder: any ImageEncoder) {
         encoders.append(encoder)

@@ -9,7 +9,7 @@ import Synchronization
 /// DecodeWarning(format: .jpeg, damage: .truncated, detail: "Premature end of JPEG file").description
 /// // "JPEG data is truncated (Premature end of JPEG file); decoded what arrived"
 /// ```
-public struct DecodeWarning: Sendable, Hashable, CustomStringConvertible {
+public struct DecodeWarning: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The format of the damaged input.
     public var format: ImageFormat
     /// What kind of damage it was.

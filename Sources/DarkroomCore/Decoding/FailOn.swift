@@ -13,7 +13,7 @@
 /// options.warnings = DecodeWarningHandler { print("warning: \($0)") }
 /// let partial = try decoder.decode(truncatedJPEG, header: header, options: options)
 /// ```
-public enum FailOn: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+public enum FailOn: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
     /// Never fail on damaged pixel data: decode what is there.
     case none
     /// Fail when the data ends before the image does; other damage is decoded past.
@@ -51,7 +51,7 @@ public enum FailOn: String, Sendable, Hashable, CaseIterable, CustomStringConver
 // MARK: - DecodeDamage
 
 /// The kinds of damage a decoder meets in pixel data, matched against ``FailOn``.
-public enum DecodeDamage: String, Sendable, Hashable {
+public enum DecodeDamage: String, Sendable, Hashable, Codable {
     /// The data ends before the image does.
     case truncated
     /// The data is wrong in a way the codec calls an error (a bad checksum, an invalid code).

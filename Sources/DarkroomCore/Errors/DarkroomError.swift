@@ -9,7 +9,7 @@
 /// do { _ = try ImageProbe.probe(bytes) }
 /// catch let error as DarkroomError { print(error) } // "empty input: no bytes to decode"
 /// ```
-public enum DarkroomError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum DarkroomError: Error, Sendable, Equatable, Codable, CustomStringConvertible {
     /// The input had no bytes at all.
     case emptyInput
     /// The input is larger than the configured maximum.

@@ -7,7 +7,7 @@
 /// ```swift
 /// if case let .fetchFailed(_, _, _, kind) = error, kind == .timedOut { /* answer 504 */ }
 /// ```
-public enum FetchFailureKind: String, Sendable, Equatable, CaseIterable {
+public enum FetchFailureKind: String, Sendable, Equatable, Codable, CaseIterable {
     /// The location is not a valid http(s) URL.
     case invalidURL
     /// A rule refused the fetch: a host not in `allowed-hosts`, a private address, a redirect

@@ -9,7 +9,7 @@
 /// ImageFormat(fileExtension: "JPG") // .jpeg
 /// ImageFormat.png.mimeType          // "image/png"
 /// ```
-public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
     /// JPEG (`.jpg`), `image/jpeg`.
     case jpeg
     /// PNG, `image/png`.

@@ -6,7 +6,7 @@
 /// let fitted = PixelSize(width: 4000, height: 3000).fitting(within: PixelSize(width: 256, height: 256))
 /// // 256×192
 /// ```
-public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
+public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The width in pixels.
     public var width: Int
     /// The height in pixels.

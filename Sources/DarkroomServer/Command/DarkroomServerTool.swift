@@ -1,6 +1,7 @@
 import ArgumentParser
 import Darkroom
 import DarkroomGD
+import DarkroomWorkers
 import FoundationEssentials
 import Glibc
 import Logging
@@ -29,6 +30,8 @@ public enum DarkroomServerTool {
     public static func main(registry makeRegistry: () -> Registry = { Registry.standard }) async {
         // What libgd's codecs print joins the error of the request that made them print.
         CodecOutput.routeIntoErrors()
+        // Started by the server's own DecodeWorkerPool as a decoder worker: serve it, then exit.
+        DecodeWorker.runIfAsked(registry: makeRegistry())
         let command: ServeCommand
         do {
             let arguments = try ServerEnvironment.arguments(

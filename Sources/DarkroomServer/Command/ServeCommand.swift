@@ -4,7 +4,9 @@ import DarkroomTools
 import DarkroomConfig
 import DarkroomCore
 import DarkroomSources
+import DarkroomWorkers
 import FoundationEssentials
+import Glibc
 import Logging
 import Prometheus
 import Synchronization
@@ -92,6 +94,15 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("queue-timeout"), help: "How long work waits for room in the memory budget before the answer is 503 with Retry-After, such as 10s (default: [limits] queue-timeout in filters.d, else 30s).")
     var queueTimeout: String?
 
+    @Option(name: .customLong("isolate-decoders"), help: "Formats decoded in worker processes, so a decoder crash fails one request, not the server: a comma-separated list, all, or none.")
+    var isolateDecoders = IsolatedFormats.serverDefault
+
+    @Option(name: .customLong("decoder-memory"), help: "Each decoder worker's memory cap, such as 2GB; an allocation past it fails that decode.")
+    var decoderMemory = "2GB"
+
+    @Option(name: .customLong("decoder-timeout"), help: "How long a decode in a worker may take before the worker is stopped, such as 30s.")
+    var decoderTimeout = "30s"
+
     @Flag(help: "Serve Prometheus metrics at /metrics (to anyone who can reach the port).")
     var metrics = false
 
@@ -134,6 +145,13 @@ struct ServeCommand: ParsableCommand {
         if let maxPixels, maxPixels <= 0 { throw ValidationError("--max-pixels \(maxPixels) is out of range: expected pixels above zero") }
         if let queueTimeout, !(ConfigQuantity.seconds(queueTimeout).map { $0 > 0 && $0 <= LimitSettings.maximumQueueTimeout } ?? false) {
             throw ValidationError("--queue-timeout \(queueTimeout) is not a duration: expected above zero and at most a day, such as 10s or 500ms")
+        }
+        _ = try isolatedFormats()
+        guard (ConfigQuantity.bytes(decoderMemory) ?? 0) >= 64 << 20 else {
+            throw ValidationError("--decoder-memory \(decoderMemory) is not a size of at least 64MB, such as 2GB")
+        }
+        guard let timeout = ConfigQuantity.seconds(decoderTimeout), timeout > 0, timeout <= LimitSettings.maximumQueueTimeout else {
+            throw ValidationError("--decoder-timeout \(decoderTimeout) is not a duration: expected above zero and at most a day, such as 30s")
         }
         if let root, root.isEmpty { throw ValidationError("--root is empty: give a folder (use --root . for this one)") }
         guard Logger.Level(rawValue: logLevel) != nil else {
@@ -182,6 +200,16 @@ struct ServeCommand: ParsableCommand {
             throw ServerStartFailure("darkroom-server: error: \(error.diagnostics[0])")
         }
         let fallbackBytes = try fallback.map { try readFallback($0, registry: registry) }
+        let isolated = try isolatedFormats()
+        var registry = registry
+        if !isolated.isEmpty {
+            let pool = DecodeWorkerPool(
+                configuration: .init(
+                    executable: try Self.ownExecutable(), workers: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+                    memoryLimit: ConfigQuantity.bytes(decoderMemory) ?? 2 << 30, timeout: ConfigQuantity.seconds(decoderTimeout) ?? 30),
+                metricsFactory: settings.metrics?.factory)
+            registry = registry.isolatingDecoders(of: isolated, in: pool)
+        }
         let server = try ImageServer(registry: registry, configuration: configuration, caches: caches, settings: settings) {
             $0.fallback = fallbackBytes
             $0.staleIfError = staleIfError
@@ -191,7 +219,9 @@ struct ServeCommand: ParsableCommand {
             $0.apply(configuration.limitSettings)
             $0.apply(limits)
         }
-        let summary = describe(configuration: configuration, location: location, settings: settings)
+        let isolation = isolated.isEmpty
+            ? "" : "; \(ImageFormat.allCases.filter(isolated.contains).map(\.displayName).joined(separator: ", ")) decoded in worker processes"
+        let summary = describe(configuration: configuration, location: location, settings: settings) + isolation
         let listening = Mutex(false)
         do {
             try await ImageServerHost(
@@ -203,6 +233,23 @@ struct ServeCommand: ParsableCommand {
             // Bind failures (a port in use, an unknown host) say which address was asked for.
             throw ServerStartFailure("darkroom-server: error: cannot listen on \(host) port \(port): \(error)")
         }
+    }
+
+    /// The formats `--isolate-decoders` names.
+    private func isolatedFormats() throws -> Set<ImageFormat> {
+        do {
+            return try IsolatedFormats.parse(isolateDecoders)
+        } catch {
+            throw ValidationError("--isolate-decoders: \(error)")
+        }
+    }
+
+    /// This executable's path, for starting decoder workers.
+    static func ownExecutable() throws -> String {
+        guard let path = DecodeWorker.currentExecutable else {
+            throw ServerStartFailure("darkroom-server: error: cannot find its own executable for the decoder workers")
+        }
+        return path
     }
 
     /// The limits the command line sets (over the configuration's `[limits]`).

@@ -17,6 +17,8 @@ enum ServerEnvironment {
         ("DARKROOM_JOBS", "--jobs"), ("DARKROOM_LOG_LEVEL", "--log-level"), ("DARKROOM_LOG_FORMAT", "--log-format"),
         ("DARKROOM_STALE_IF_ERROR", "--stale-if-error"), ("DARKROOM_MAX_FRESHNESS", "--max-freshness"),
         ("DARKROOM_MEMORY", "--memory"), ("DARKROOM_MAX_PIXELS", "--max-pixels"), ("DARKROOM_QUEUE_TIMEOUT", "--queue-timeout"),
+        ("DARKROOM_ISOLATE_DECODERS", "--isolate-decoders"), ("DARKROOM_DECODER_MEMORY", "--decoder-memory"),
+        ("DARKROOM_DECODER_TIMEOUT", "--decoder-timeout"),
     ]
     /// Flags, by variable: `1`, `true` or `yes` set them; `0`, `false`, `no` or empty do not.
     static let flags: [(variable: String, option: String)] = [
