@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 // Coverage-guided fuzz targets (libFuzzer, with AddressSanitizer) for the parts of Darkroom that
 // read untrusted bytes: the header probe and metadata readers, every decoder family through the
-// registry, the filters.d loader and the identifier parser. See README.md; scripts/fuzz builds
+// registry, the filters.d loader, the identifier parser and the server's request path. See README.md; scripts/fuzz builds
 // and runs them (CI runs each briefly on its committed corpus).
 //
 //   swift build --package-path Fuzz --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address
@@ -21,5 +21,12 @@ let package = Package(
     targets: [
         .target(name: "FuzzSupport", dependencies: ["CFuzzerDriver", .product(name: "Darkroom", package: "Darkroom")]),
         .target(name: "CFuzzerDriver"),
-    ] + targets.map { .executableTarget(name: $0, dependencies: support) }
+    ] + targets.map { .executableTarget(name: $0, dependencies: support) } + [
+        // The server's path, in process: the only target that links the HTTP stack.
+        .executableTarget(
+            name: "fuzz-server-path",
+            dependencies: support + [
+                .product(name: "DarkroomServer", package: "Darkroom"), .product(name: "DarkroomTools", package: "Darkroom"),
+            ]),
+    ]
 )
