@@ -81,7 +81,7 @@ public enum DecodeWorker {
     private static func share(_ pixels: [UInt8], format: ImageFormat) throws {
         let fd = sharedMemoryDescriptor
         guard ftruncate(fd, off_t(pixels.count)) == 0,
-            let mapping = mmap(nil, pixels.count, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), mapping != MAP_FAILED
+            let mapping = mmap(nil, pixels.count, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0), mapping != MAP_FAILED
         else {
             throw DarkroomError.decodeFailed(format, detail: "the decoder worker cannot share \(pixels.count) bytes: \(String(cString: strerror(errno)))")
         }

@@ -147,7 +147,7 @@ public final class DecodeWorkerPool: Sendable {
         let count = outcome.byteCount
         defer { _ = ftruncate(worker.sharedMemory, 0) }
         guard outcome.width > 0, outcome.height > 0, count == outcome.width * outcome.height * Image.bytesPerPixel,
-            let mapping = mmap(nil, count, PROT_READ, MAP_SHARED, worker.sharedMemory, 0), mapping != MAP_FAILED
+            let mapping = mmap(nil, count, PROT_READ, MAP_SHARED | MAP_POPULATE, worker.sharedMemory, 0), mapping != MAP_FAILED
         else { throw DarkroomError.decodeFailed(format, detail: "the decoder worker's answer does not match its pixels") }
         defer { munmap(mapping, count) }
         let image = Image(width: outcome.width, height: outcome.height, hasAlpha: outcome.hasAlpha) { buffer in
