@@ -7,7 +7,7 @@ import Synchronization
 // MARK: - DecodeWorker
 
 /// The worker side of ``DecodeWorkerPool``: an executable that calls
-/// ``runIfAsked(registry:)`` first thing becomes a decoder worker when the pool starts it with
+/// ``runIfAsked(registry:arguments:)`` first thing becomes a decoder worker when the pool starts it with
 /// ``argument``. It reads jobs on its standard input (a socket), decodes each with the
 /// registry's decoders, writes the pixels into the shared memory at file descriptor 3 and
 /// answers on its standard output, until the pool closes the socket. Its data segment is
