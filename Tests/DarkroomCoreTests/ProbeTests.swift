@@ -288,3 +288,32 @@ struct CutSignatureTests {
         }
     }
 }
+
+// MARK: - Offsets a file gives near Int.max
+
+@Suite("ByteReader answers nil for any offset a file gives, however large, and the probe never traps on one")
+struct HugeOffsetTests {
+    @Test("reads at Int.max, Int.max - 3 and negative offsets are nil, not an overflow trap")
+    func readerBounds() {
+        let bytes: [UInt8] = Array(repeating: 7, count: 16)
+        bytes.withUnsafeBytes { raw in
+            let reader = ByteReader(raw)
+            for offset in [Int.max, Int.max - 1, Int.max - 3, Int.max - 7, -1, Int.min, 13, 16] {
+                #expect(reader.u32le(offset) == nil && reader.u32be(offset) == nil, "\(offset)")
+                #expect(reader.u16le(offset + (offset == 13 ? 2 : 0)) == nil || offset == 13)
+                #expect(reader.u64be(offset) == nil && reader.fourCC(offset) == nil)
+                #expect(reader.slice(offset, 4) == nil && !reader.starts(with: "AB", at: offset))
+            }
+            #expect(reader.slice(0, Int.max) == nil)
+            #expect(reader.u32le(12) == 0x0707_0707)
+            #expect(reader.slice(16, 0)?.count == 0)
+        }
+    }
+
+    @Test("a BigTIFF whose first directory is at 2⁶³−1 is refused as a malformed header (found by fuzz-decode-tiff)")
+    func bigTIFFAtIntMax() {
+        var bytes: [UInt8] = [0x49, 0x49, 0x2B, 0x00, 0x08, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F]
+        bytes += Array(repeating: 0, count: 64)
+        #expect(throws: DarkroomError.self) { try ImageProbe.probe(bytes) }
+    }
+}
