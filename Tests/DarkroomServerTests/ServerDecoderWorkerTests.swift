@@ -43,15 +43,25 @@ struct ServerDecoderWorkerTests {
         let root = try Self.root()
         let server = try await ServerProcess.start(["--root", root.url.path, "--no-cache", "--no-remote", "--metrics"])
         #expect(server.banner.contains("AVIF, HEIF, TIFF decoded in worker processes"), "\(server.banner)")
-        let request = Task { try await RawHTTPClient.send("GET", "/original/large.tiff", port: server.port) }
-        var workers: [Int32] = []
-        for _ in 0..<2_000 where workers.isEmpty {
-            workers = Self.children(of: server.processIdentifier)
-            if workers.isEmpty { try await Task.sleep(for: .milliseconds(2)) }
+        // The worker is found by polling /proc, so on a busy machine it may have answered before
+        // it is found and killed: then the request got its 200 (the dead idle worker is replaced
+        // unnoticed) and the attempt is repeated with the next worker.
+        var killedMidRequest: RawHTTPClient.Response?
+        var spent: Set<Int32> = []
+        for _ in 0..<8 where killedMidRequest == nil {
+            let request = Task { try await RawHTTPClient.send("GET", "/original/large.tiff", port: server.port) }
+            var worker: Int32?
+            for _ in 0..<5_000 where worker == nil {
+                worker = Self.children(of: server.processIdentifier).first { !spent.contains($0) }
+                if worker == nil { try await Task.sleep(for: .milliseconds(1)) }
+            }
+            let found = try #require(worker)
+            spent.insert(found)
+            kill(found, SIGKILL)
+            let answer = try await request.value
+            if answer.status != 200 { killedMidRequest = answer }
         }
-        let worker = try #require(workers.first)
-        kill(worker, SIGKILL)
-        let answer = try await request.value
+        let answer = try #require(killedMidRequest)
         #expect(answer.status == 422, "\(answer.text)")
         #expect(answer.text.contains("the decoder worker died of signal 9"), "\(answer.text)")
 
