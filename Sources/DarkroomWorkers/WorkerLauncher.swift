@@ -5,7 +5,10 @@ import Synchronization
 
 /// Starts one worker process: `posix_spawn` of the configured executable with a socket pair
 /// end as its standard input and output, an unlinked shared-memory file as descriptor 3 and
-/// standard error on `/dev/null` (decoder libraries print there).
+/// standard error on `/dev/null` (decoder libraries print there). The worker inherits the
+/// environment but for Swift's crash backtracer, which is turned off: its report would go to
+/// `/dev/null`, and symbolicating a crashed worker delays the failed request's answer and the
+/// worker's replacement by seconds.
 enum WorkerLauncher {
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -40,13 +43,27 @@ enum WorkerLauncher {
         let arguments = [configuration.executable, DecodeWorker.argument, String(configuration.memoryLimit)]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        var environment: [UnsafeMutablePointer<CChar>?] = workerEnvironment().map { strdup($0) } + [nil]
+        defer { environment.forEach { free($0) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, configuration.executable, &actions, nil, &argv, environ)
+        let status = posix_spawn(&pid, configuration.executable, &actions, nil, &argv, &environment)
         guard status == 0 else {
             close(ends[0])
             close(sharedMemory)
             throw Failure(description: "\(configuration.executable): \(String(cString: strerror(status)))")
         }
         return DecodeWorkerPool.Worker(pid: pid, socket: ends[0], sharedMemory: sharedMemory)
+    }
+
+    /// This process's environment with `SWIFT_BACKTRACE=enable=no` in place of any setting of its own.
+    static func workerEnvironment() -> [String] {
+        var entries: [String] = []
+        var cursor = environ
+        while let entry = cursor.pointee {
+            let text = String(cString: entry)
+            if !text.hasPrefix("SWIFT_BACKTRACE=") { entries.append(text) }
+            cursor += 1
+        }
+        return entries + ["SWIFT_BACKTRACE=enable=no"]
     }
 }
