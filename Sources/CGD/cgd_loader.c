@@ -16,6 +16,7 @@
     X(gdImageCreateFromHeifPtr) X(gdImageCreateFromTiffPtr) X(gdImageCreateFromBmpPtr)             \
     X(gdImageCreateFromTgaPtr) X(gdImageJpegPtr) X(gdImagePngPtrEx) X(gdImageWebpPtrEx)            \
     X(gdImageAvifPtrEx) X(gdImageGifPtr) X(gdImageBmpPtr) X(gdImageTiffPtr)                        \
+    X(gdImageGifAnimBeginPtr) X(gdImageGifAnimAddPtr) X(gdImageGifAnimEndPtr)                      \
     X(gdImageAlphaBlending) X(gdImageSaveAlpha) X(gdImageInterlace) X(gdImageColorAllocate)        \
     X(gdImageColorTransparent) X(gdImageTrueColorToPalette) X(TIFFSetErrorHandler)                 \
     X(TIFFSetWarningHandler)
@@ -94,6 +95,14 @@ void *dr_gdImageAvifPtrEx(gdImagePtr im, int *size, int quality, int speed) {
     FORWARD(gdImageAvifPtrEx, im, size, quality, speed);
 }
 void *dr_gdImageGifPtr(gdImagePtr im, int *size) { FORWARD(gdImageGifPtr, im, size); }
+void *dr_gdImageGifAnimBeginPtr(gdImagePtr im, int *size, int globalCM, int loops) {
+    FORWARD(gdImageGifAnimBeginPtr, im, size, globalCM, loops);
+}
+void *dr_gdImageGifAnimAddPtr(gdImagePtr im, int *size, int localCM, int leftOfs, int topOfs, int delay, int disposal,
+                              gdImagePtr previm) {
+    FORWARD(gdImageGifAnimAddPtr, im, size, localCM, leftOfs, topOfs, delay, disposal, previm);
+}
+void *dr_gdImageGifAnimEndPtr(int *size) { FORWARD(gdImageGifAnimEndPtr, size); }
 void *dr_gdImageBmpPtr(gdImagePtr im, int *size, int compression) { FORWARD(gdImageBmpPtr, im, size, compression); }
 void *dr_gdImageTiffPtr(gdImagePtr im, int *size) { FORWARD(gdImageTiffPtr, im, size); }
 

@@ -93,6 +93,9 @@ struct ConvertCommand: ParsableCommand {
             let line = "\(name(input, FileBytes.standardInputName)) (\(h.format.rawValue) \(h.width)x\(h.height)) -> "
                 + "\(name(output, FileBytes.standardOutputName)) "
                 + "(\(result.outputFormat.rawValue) \(result.outputSize), \(result.outputBytes) bytes)\n"
+            if let flattened = result.flattenedAnimation {
+                StandardError.write("darkroom: warning: \(name(input, FileBytes.standardInputName)): \(flattened)\n")
+            }
             // Standard output carries the image when OUTPUT is -: the summary goes beside it.
             if output == Conversion.standardStream {
                 StandardError.write(line)

@@ -51,7 +51,7 @@ enum ExitStatus: Int32, CaseIterable {
     private static func status(for error: DarkroomError) -> ExitStatus {
         switch error {
         case .emptyInput, .inputTooLarge, .unrecognizedFormat, .unsupportedFormat, .truncated, .corrupt,
-             .tooManyPixels, .frameTooLarge, .invalidDimensions, .decodeFailed, .outputTooLarge:
+             .tooManyPixels, .frameTooLarge, .tooManyFrames, .invalidDimensions, .decodeFailed, .outputTooLarge:
             return .dataError
         case .invalidArgument:
             return .usage

@@ -146,9 +146,15 @@ struct RenderCommand: ParsableCommand {
         }
         let pipeline = try CommandRegistry.pipeline(for: configuration, targets: targets, caches: caches, jobs: 1, first: piped, decoding: decoding)
         let names = targets.map(\.name)
-        let rendered = try BlockingWait.run(on: pipeline.executor) { [input] in
+        let responses = try BlockingWait.run(on: pipeline.executor) { [input] in
             try await pipeline.images(for: input, variants: names)
-        }.map { response in
+        }
+        for response in responses {
+            if let flattened = response.flattenedAnimation {
+                StandardError.write("darkroom: warning: \(response.variant): \(flattened)\n")
+            }
+        }
+        let rendered = responses.map { response in
             (name: response.variant, bytes: response.bytes, format: response.format,
              cached: response.cacheLayer.isCache ? response.cacheLayer.rawValue : nil)
         }

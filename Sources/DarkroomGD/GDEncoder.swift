@@ -11,7 +11,7 @@ import DarkroomCore
 /// | png | `compressionLevel` | alpha kept at 7 bits; libgd writes unfiltered rows |
 /// | webp | `quality`, `lossless` | alpha kept at 7 bits |
 /// | avif | `quality`, `speed` | quality 100 is lossless in libgd |
-/// | gif | — | exact palette up to 256 colours, else libgd's quantiser; alpha < 128 → transparent |
+/// | gif | — | exact palette up to 256 colours, else libgd's quantiser; alpha < 128 → transparent; animations kept (``GIFAnimationWriter``) |
 /// | bmp | — | 24-bit, composited over white first |
 /// | tiff | — | alpha written premultiplied, as the file's tags say |
 ///
@@ -36,6 +36,9 @@ public struct GDEncoder: ImageEncoder {
         default: nil
         }
     }
+
+    /// GIF is written animated when the image is (every frame, its timing and the loop count).
+    public var writesAnimation: Bool { format == .gif }
 
     /// An encoder for `format`; ``encode(_:options:)`` throws when ``supports(_:)`` is `false`.
     public init(format: ImageFormat) {
@@ -65,6 +68,7 @@ public struct GDEncoder: ImageEncoder {
         guard Self.supports(format), GDCapabilities.writable.contains(format) else {
             throw DarkroomError.unsupportedFormat(format, reason: "this libgd build cannot write \(format.displayName)")
         }
+        if format == .gif, image.animation != nil { return try GIFAnimationWriter.write(image) }
         let im = try gdImage(for: image)
         defer { dr_gdImageDestroy(im) }
         if format == .jpeg { dr_gdImageInterlace(im, options.progressive ? 1 : 0) }

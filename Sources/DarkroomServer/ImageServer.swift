@@ -161,6 +161,10 @@ public struct ImageServer: Sendable {
             let reason = image.fallbackError.map { ServerFailure($0).message } ?? "the source failed"
             headers.append(("X-Darkroom-Fallback", Self.headerSafe(reason)))
         }
+        if let flattened = image.flattenedAnimation {
+            // e.g. "first-frame; 24 frames; JPEG cannot animate, so the first frame was written"
+            headers.append(("X-Darkroom-Animation", Self.headerSafe("first-frame; \(flattened)")))
+        }
         if let ifNoneMatch, tag.matches(ifNoneMatch: ifNoneMatch) {
             return ImageServerResponse(status: 304, headers: headers)
         }

@@ -3,11 +3,13 @@ import DarkroomCore
 
 // MARK: - WebPDecoder
 
-/// Decodes WebP (lossy, lossless, with alpha; the first frame of an animation) with libwebp,
-/// keeping all 8 bits of alpha.
+/// Decodes WebP (lossy, lossless, with alpha, animated) with libwebp, keeping all 8 bits of
+/// alpha.
 ///
 /// - A still image is decoded straight into the `Image`'s RGBA8 buffer (straight alpha).
-/// - An animated WebP yields its first frame composed on the canvas (`WebPAnimDecoder`).
+/// - An animated WebP yields every frame composed on the canvas (`WebPAnimDecoder`), with
+///   their delays, disposals and loop count (``Image/animation``; ``WebPAnimation``); with
+///   `options.animated` off, the first frame alone.
 /// - Limits are checked on the caller's header and again on libwebp's own reading of the
 ///   size (`WebPGetFeatures`) before any pixel memory is allocated.
 /// - `hasAlpha` is `true` only when the file has alpha *and* some pixel is translucent.
@@ -38,7 +40,7 @@ public struct WebPDecoder: ImageDecoder {
             try Self.decodeStoredPixels(buffer, options: options)
         }
         let profile = options.colorProfiles == .ignore ? nil : EmbeddedICCProfile.bytes(in: bytes, format: .webp)
-        return options.orient(options.convertToSRGB(stored, iccProfile: profile), header: header)
+        return try stored.mappingFrames { options.orient(options.convertToSRGB($0, iccProfile: profile), header: header) }
     }
 
     // MARK: - Still images
@@ -52,7 +54,7 @@ public struct WebPDecoder: ImageDecoder {
         // Re-check on libwebp's own reading of the size: the caller's header may not be this file's.
         try options.limits.check(ImageHeader(format: .webp, width: width, height: height))
         if features.has_animation != 0 {
-            return try decodeFirstFrame(buffer, width: width, height: height)
+            return try WebPAnimation.decode(buffer, width: width, height: height, options: options)
         }
 
         var config = WebPDecoderConfig()
@@ -112,38 +114,5 @@ public struct WebPDecoder: ImageDecoder {
         }
         let kept = min(max(Int(rows), 0), height) * width * Image.bytesPerPixel
         UnsafeMutableBufferPointer(rebasing: pixels[kept...]).update(repeating: 0)
-    }
-
-    // MARK: - Animations
-
-    /// The first frame of an animation, composed on the full canvas as a viewer shows it.
-    private static func decodeFirstFrame(_ buffer: UnsafeBufferPointer<UInt8>, width: Int, height: Int) throws -> Image {
-        var data = WebPData(bytes: buffer.baseAddress, size: buffer.count)
-        var options = WebPAnimDecoderOptions()
-        guard WebPAnimDecoderOptionsInit(&options) != 0 else {
-            throw DarkroomError.decodeFailed(.webp, detail: "libwebpdemux's ABI does not match its headers")
-        }
-        options.color_mode = MODE_RGBA
-        options.use_threads = 0
-        guard let decoder = WebPAnimDecoderNew(&data, &options) else {
-            throw DarkroomError.corrupt(.webp, detail: "libwebp cannot parse the animation (truncated or malformed)")
-        }
-        defer { WebPAnimDecoderDelete(decoder) }
-        var info = WebPAnimInfo()
-        guard WebPAnimDecoderGetInfo(decoder, &info) != 0, Int(info.canvas_width) == width,
-            Int(info.canvas_height) == height
-        else {
-            throw DarkroomError.corrupt(.webp, detail: "the animation's canvas size disagrees with its header")
-        }
-        var frame: UnsafeMutablePointer<UInt8>?
-        var timestamp: Int32 = 0
-        guard WebPAnimDecoderGetNext(decoder, &frame, &timestamp) != 0, let frame else {
-            throw DarkroomError.corrupt(.webp, detail: "the first frame of the animation cannot be decoded")
-        }
-        // The canvas belongs to the animation decoder, so this one frame is copied.
-        let image = Image(width: width, height: height, hasAlpha: true) { pixels in
-            pixels.baseAddress!.update(from: frame, count: pixels.count)
-        }
-        return image.withAlphaScanned()
     }
 }

@@ -10,6 +10,8 @@ import DarkroomCore
 /// - Lossless (`options.lossless`): pixels survive exactly, including the colour under fully
 ///   transparent pixels (`exact = 1`); quality is ignored.
 /// - Opaque images (`hasAlpha == false`) are imported as RGBX, so no alpha plane is written.
+/// - An animated image (``Image/animation``) is written animated, every frame with these
+///   options, its delays and loop count.
 ///
 /// ```swift
 /// let lossy = try WebPEncoder().encode(image, options: EncodeOptions(format: .webp, quality: 75))
@@ -32,6 +34,7 @@ public struct WebPEncoder: ImageEncoder {
         }
         try checkWritable(image.size)
         var config = try Self.config(for: options)
+        if image.animation != nil { return try WebPAnimation.encode(image, config: config) }
         var picture = WebPPicture()
         guard WebPPictureInit(&picture) != 0 else {
             throw DarkroomError.encodeFailed(.webp, detail: "libwebp's encoder ABI does not match its headers")
@@ -68,6 +71,9 @@ public struct WebPEncoder: ImageEncoder {
     }
 
     public var writesMetadata: Bool { true }
+
+    /// An animated image is written animated (``WebPAnimation``).
+    public var writesAnimation: Bool { true }
 
     // MARK: - Configuration
 

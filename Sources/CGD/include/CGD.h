@@ -59,6 +59,10 @@ void *dr_gdImagePngPtrEx(gdImagePtr im, int *size, int level);
 void *dr_gdImageWebpPtrEx(gdImagePtr im, int *size, int quality);
 void *dr_gdImageAvifPtrEx(gdImagePtr im, int *size, int quality, int speed);
 void *dr_gdImageGifPtr(gdImagePtr im, int *size);
+void *dr_gdImageGifAnimBeginPtr(gdImagePtr im, int *size, int globalCM, int loops);
+void *dr_gdImageGifAnimAddPtr(gdImagePtr im, int *size, int localCM, int leftOfs, int topOfs, int delay, int disposal,
+                              gdImagePtr previm);
+void *dr_gdImageGifAnimEndPtr(int *size);
 void *dr_gdImageBmpPtr(gdImagePtr im, int *size, int compression);
 void *dr_gdImageTiffPtr(gdImagePtr im, int *size);
 

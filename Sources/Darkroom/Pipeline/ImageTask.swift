@@ -97,6 +97,7 @@ public final class ImageTask: @unchecked Sendable {  // mutable state guarded by
                 fallbackError: fallbackError)
             var delivered = response
             delivered.freshness = rendered.freshness
+            delivered.flattenedAnimation = rendered.flattened
             if request.wantsImage, delivered.image == nil {
                 decodeThenComplete(delivered, &effects)
             } else {

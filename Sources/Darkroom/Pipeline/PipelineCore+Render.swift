@@ -174,7 +174,7 @@ extension PipelineCore {
         logger.debug("rendered", metadata: metadata(source, .render, variant: target.target.name))
         return RenderOutcome(
             bytes: encoded.bytes, format: encoded.format, image: encoded.image, layer: .rendered,
-            freshness: data.noStore ? 0 : value.freshness)
+            freshness: data.noStore ? 0 : value.freshness, flattened: encoded.flattened)
     }
 
     // MARK: - Once per cluster

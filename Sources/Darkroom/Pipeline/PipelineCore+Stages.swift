@@ -43,7 +43,8 @@ extension PipelineCore {
                         return try registry.encode(image, options: options, metadata: metadata)
                     }
                     configuration.counters?.recordEncode()
-                    return EncodedRender(bytes: bytes, format: format, image: image)
+                    let flattened = AnimationFlattening(image: image, encoder: try registry.encoder(for: format))
+                    return EncodedRender(bytes: bytes, format: format, image: image, flattened: flattened)
                 }
             }
         }
@@ -76,7 +77,7 @@ extension PipelineCore {
                 }, lock: lock)
                 return try await job.withSlot(of: processing, lock: lock) {
                     try await metrics.time(.filter) {
-                        let output = try await threads.compute { try filter.apply(to: input) }
+                        let output = try await threads.compute { try filter.applyToEveryFrame(of: input) }
                         configuration.counters?.recordFilterRun(prefix: prefix)
                         return output
                     }

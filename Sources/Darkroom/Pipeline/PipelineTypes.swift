@@ -73,6 +73,8 @@ struct EncodedRender: Sendable {
     let bytes: [UInt8]
     let format: ImageFormat
     let image: Image
+    /// Set when an animated image was written as its first frame.
+    var flattened: AnimationFlattening? = nil
 }
 
 /// What a render job produces.
@@ -83,6 +85,8 @@ struct RenderOutcome: Sendable {
     let layer: ImageResponse.CacheLayer
     /// Seconds the source's answer lets the bytes be reused (``ImageResponse/freshness``).
     var freshness: Int? = nil
+    /// Set when rendered now from an animation its format cannot hold (``ImageResponse/flattenedAnimation``).
+    var flattened: AnimationFlattening? = nil
 }
 
 // MARK: - SourceSession

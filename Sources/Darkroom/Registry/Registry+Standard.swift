@@ -92,6 +92,7 @@ extension Registry {
         register(decoder: BMPDecoder())
         register(decoder: TGADecoder())
         register(decoder: TIFFDecoder())
+        register(decoder: GIFAnimationDecoder())
         register(decoder: GDDecoder())
 
         register(encoder: JPEGEncoder())

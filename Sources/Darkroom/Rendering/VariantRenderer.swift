@@ -88,7 +88,7 @@ struct PrefixMemo {
             if let known = results[prefix] {
                 image = known
             } else {
-                image = try filter.apply(to: image)
+                image = try filter.applyToEveryFrame(of: image)
                 counters?.recordFilterRun(prefix: prefix)
                 results[prefix] = image
             }

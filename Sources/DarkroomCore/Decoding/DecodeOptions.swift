@@ -23,6 +23,9 @@ public struct DecodeOptions: Sendable, Hashable {
     /// Which page of a multi-page file to decode, 0 being the first (sharp's `page`). Only
     /// TIFF has pages; every other format has page 0 alone and refuses a higher one.
     public var page: Int
+    /// Whether an animated GIF or WebP keeps every frame (default `true`; ``Image/animation``)
+    /// or decodes to its first frame alone (sharp's `animated: false`).
+    public var animated: Bool
     /// Where damage that ``failOn`` lets through is reported; `nil` drops the warnings.
     /// Never part of equality.
     public var warnings: DecodeWarningHandler?
@@ -33,7 +36,7 @@ public struct DecodeOptions: Sendable, Hashable {
     public init(
         sizeHint: PixelSize? = nil, appliesOrientation: Bool = true, limits: DecodeLimits = DecodeLimits(),
         colorProfiles: ColorProfileHandling = .convertToSRGB, failOn: FailOn = .default, page: Int = 0,
-        warnings: DecodeWarningHandler? = nil
+        animated: Bool = true, warnings: DecodeWarningHandler? = nil
     ) {
         self.sizeHint = sizeHint
         self.appliesOrientation = appliesOrientation
@@ -41,6 +44,7 @@ public struct DecodeOptions: Sendable, Hashable {
         self.colorProfiles = colorProfiles
         self.failOn = failOn
         self.page = page
+        self.animated = animated
         self.warnings = warnings
     }
 
@@ -48,6 +52,7 @@ public struct DecodeOptions: Sendable, Hashable {
     public static func == (lhs: DecodeOptions, rhs: DecodeOptions) -> Bool {
         lhs.sizeHint == rhs.sizeHint && lhs.appliesOrientation == rhs.appliesOrientation && lhs.limits == rhs.limits
             && lhs.colorProfiles == rhs.colorProfiles && lhs.failOn == rhs.failOn && lhs.page == rhs.page
+            && lhs.animated == rhs.animated
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -57,6 +62,7 @@ public struct DecodeOptions: Sendable, Hashable {
         hasher.combine(colorProfiles)
         hasher.combine(failOn)
         hasher.combine(page)
+        hasher.combine(animated)
     }
 }
 

@@ -11,6 +11,9 @@
 /// - **Size.** ``maximumSize`` is the largest picture the format (or the library writing it)
 ///   holds, so a render can be refused before its source is decoded
 ///   (``checkWritable(_:)``); `nil` when no side limit applies below the pixel limits.
+/// - **Animation.** An encoder with ``writesAnimation`` writes every frame of an animated
+///   image (``Image/animation``) with its timing and loop count; any other writes the first
+///   frame, and the render reports that it did (``AnimationFlattening``).
 ///
 /// ```swift
 /// let jpeg = try encoder.encode(image, options: EncodeOptions(format: .jpeg, quality: 80))
@@ -39,6 +42,10 @@ public protocol ImageEncoder: Sendable {
 
     /// The largest width and height this encoder writes; `nil` for no limit of its own.
     var maximumSize: PixelSize? { get }
+
+    /// Whether ``encode(_:options:)`` writes every frame of an animated image (default
+    /// `false`: the first frame only).
+    var writesAnimation: Bool { get }
 }
 
 extension ImageEncoder {
@@ -49,6 +56,8 @@ extension ImageEncoder {
     }
 
     public var writesMetadata: Bool { false }
+
+    public var writesAnimation: Bool { false }
 
     /// Throws when a picture of `size` is larger than this encoder writes.
     ///

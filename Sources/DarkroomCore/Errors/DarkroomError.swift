@@ -28,6 +28,9 @@ public enum DarkroomError: Error, Sendable, Equatable, Codable, CustomStringConv
     /// (a TIFF tile larger than the image, an AVIF/HEIF frame larger than its `ispe`); `width`
     /// and `height` are the image's, `frame` what the decoder would allocate.
     case frameTooLarge(ImageFormat, width: Int, height: Int, frame: PixelSize, limit: Int)
+    /// An animation with more frames than the limit allows (`frames > maxFrames`), or whose
+    /// frames hold more pixels in all than the pixel limit (`frames × frame size > maxPixels`).
+    case tooManyFrames(ImageFormat, frames: Int, frameSize: PixelSize, maxFrames: Int, maxPixels: Int)
     /// The header claims a zero or negative dimension.
     case invalidDimensions(ImageFormat, width: Int, height: Int)
     /// A codec library failed while decoding.
@@ -70,6 +73,12 @@ public enum DarkroomError: Error, Sendable, Equatable, Codable, CustomStringConv
             let what = format == .tiff ? "a tile of" : "a coded frame of"
             let pixels = Self.tooManyPixelsText(width: frame.width, height: frame.height, limit: limit)
             return "\(format.displayName) image is \(width)×\(height) but decoding it means \(what) \(pixels)"
+        case let .tooManyFrames(format, frames, size, maxFrames, maxPixels):
+            if frames > maxFrames {
+                return "\(format.displayName) animation has \(frames) frames, more than the limit of \(maxFrames) (max-frames)"
+            }
+            return "\(format.displayName) animation has \(frames) frames of \(size.width)×\(size.height), "
+                + "\(frames * size.width * size.height) pixels in all, more than the limit of \(maxPixels) (max-pixels)"
         case let .invalidDimensions(format, width, height):
             return "\(format.displayName) header gives an invalid size \(width)×\(height)"
         case let .decodeFailed(format, detail):

@@ -56,9 +56,9 @@ public struct FilterChain: Sendable {
         FilterChain(filters + other.filters)
     }
 
-    /// Applies every filter in order.
+    /// Applies every filter in order, to every frame of an animated image.
     public func apply(to image: Image) throws -> Image {
-        try filters.reduce(image) { try $1.apply(to: $0) }
+        try filters.reduce(image) { try $1.applyToEveryFrame(of: $0) }
     }
 
     /// The size of the chain's output for a source of `size`; `nil` when a filter's output

@@ -34,6 +34,14 @@ public struct Image: Sendable, Equatable {
     /// original size. Decoders set it with ``shrunk(from:)``; filters' outputs do not carry it,
     /// and `==` ignores it.
     public internal(set) var shrunkFrom: PixelSize?
+    /// The later frames and the timing of an animated image (`nil` for a still one): this
+    /// image is the first frame. See ``Animation``.
+    public var animation: Animation? {
+        get { frames?.value }
+        set { frames = newValue.map(AnimationBox.init) }
+    }
+    /// Boxed, so that a still image stays as small as before and `Image` can hold images.
+    private var frames: AnimationBox?
 
     /// Wraps an existing RGBA8 buffer.
     /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` when the sizes disagree.
@@ -111,10 +119,11 @@ public struct Image: Sendable, Equatable {
     /// The proportions resizes should keep: ``shrunkFrom`` when set, else ``size``.
     public var proportions: PixelSize { shrunkFrom ?? size }
 
-    /// Images are equal when their sizes, alpha flags and pixels are (``shrunkFrom`` is a note
-    /// about where the pixels came from, not part of them).
+    /// Images are equal when their sizes, alpha flags, pixels and animations are
+    /// (``shrunkFrom`` is a note about where the pixels came from, not part of them).
     public static func == (lhs: Image, rhs: Image) -> Bool {
         lhs.width == rhs.width && lhs.height == rhs.height && lhs.hasAlpha == rhs.hasAlpha && lhs.pixels == rhs.pixels
+            && lhs.animation == rhs.animation
     }
 
     /// A copy with `hasAlpha` recomputed from the pixels: `false` when every alpha byte is 255.
@@ -132,6 +141,14 @@ public struct Image: Sendable, Equatable {
         scanned.shrunkFrom = shrunkFrom
         return scanned
     }
+}
+
+// MARK: - AnimationBox
+
+/// Holds an ``Animation`` out of line (immutable, so sharing it between copies is safe).
+private final class AnimationBox: Sendable {
+    let value: Animation
+    init(_ value: Animation) { self.value = value }
 }
 
 // MARK: - RGBA

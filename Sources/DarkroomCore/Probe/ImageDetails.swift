@@ -99,40 +99,12 @@ public struct ImageDetails: Sendable, Hashable {
     // MARK: - GIF
 
     /// Counts image descriptors and looks for a transparent colour in the graphic control
-    /// extensions, walking blocks until the trailer or the end of the data.
+    /// extensions (``GIFBlockWalk``).
     private mutating func readGIF(_ r: ByteReader) {
         bitDepth = 8
-        guard let packed = r.u8(10) else { return }
-        var offset = 13 + (packed & 0x80 != 0 ? 3 << ((packed & 7) + 1) : 0)
-        var frames = 0
-        /// The offset after a run of data sub-blocks starting at `start`, or `nil` when cut.
-        func skipSubBlocks(_ start: Int) -> Int? {
-            var at = start
-            while let size = r.u8(at) {
-                if size == 0 { return at + 1 }
-                at += 1 + size
-            }
-            return nil
-        }
-        walk: while let introducer = r.u8(offset) {
-            switch introducer {
-            case 0x21:
-                guard let label = r.u8(offset + 1) else { break walk }
-                if label == 0xF9, let flags = r.u8(offset + 3), flags & 1 != 0 { hasAlpha = true }
-                guard let next = skipSubBlocks(offset + 2) else { break walk }
-                offset = next
-            case 0x2C:
-                frames += 1
-                guard let local = r.u8(offset + 9) else { break walk }
-                let table = local & 0x80 != 0 ? 3 << ((local & 7) + 1) : 0
-                // Descriptor (10 bytes), local colour table, LZW minimum code size, data.
-                guard let next = skipSubBlocks(offset + 10 + table + 1) else { break walk }
-                offset = next
-            default:
-                break walk  // the trailer (0x3B), or bytes that are not a block
-            }
-        }
-        frameCount = max(1, frames)
+        let scan = GIFBlockWalk.scan(r)
+        if scan.hasTransparency { hasAlpha = true }
+        frameCount = max(1, scan.frames)
     }
 
     // MARK: - WebP

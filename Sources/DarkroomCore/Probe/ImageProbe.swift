@@ -21,7 +21,10 @@ public enum ImageProbe {
         switch format {
         case .jpeg: header = try JPEGHeaderParser.parse(r)
         case .png: header = try PNGHeaderParser.parse(r)
-        case .gif: header = try simpleHeader(r, .gif, widthAt: 6, heightAt: 8, le16: true, minimum: 10)
+        case .gif:
+            var gif = try simpleHeader(r, .gif, widthAt: 6, heightAt: 8, le16: true, minimum: 10)
+            gif.frameCount = max(1, GIFBlockWalk.scan(r).frames)
+            header = gif
         case .webp: header = try WebPHeaderParser.parse(r)
         case .tiff: header = try tiff(r)
         case .bmp: header = try bmp(r)

@@ -109,7 +109,7 @@ public struct ServerFailure: Error, Sendable, Equatable, CustomStringConvertible
         case .noComponent(let kind, _):
             return kind == "source" ? 400 : 500
         case .emptyInput, .inputTooLarge, .unrecognizedFormat, .unsupportedFormat, .truncated, .corrupt,
-            .tooManyPixels, .frameTooLarge, .invalidDimensions, .decodeFailed, .outputTooLarge:
+            .tooManyPixels, .frameTooLarge, .tooManyFrames, .invalidDimensions, .decodeFailed, .outputTooLarge:
             return 422
         case .encodeFailed:
             return 500

@@ -75,6 +75,9 @@ public struct Conversion: Sendable {
         public var outputFormat: ImageFormat
         /// The size of the encoded output, in bytes.
         public var outputBytes: Int
+        /// Set when the input was animated and the output format cannot animate, so its first
+        /// frame was written.
+        public var flattenedAnimation: AnimationFlattening? = nil
     }
 
     // MARK: - Running
@@ -115,7 +118,7 @@ public struct Conversion: Sendable {
         let bytes = input == Self.standardStream
             ? try FileBytes.readStandardInput(maxBytes: decoding.limits.maxInputBytes)
             : try FileBytes.read(input, maxBytes: decoding.limits.maxInputBytes)
-        let (header, encoded, decodedSize, outputSize) = try convert(bytes, options: options, registry: registry)
+        let (header, encoded, decodedSize, outputSize, flattened) = try convertReporting(bytes, options: options, registry: registry)
         if output == Self.standardStream {
             try FileBytes.writeStandardOutput(encoded)
         } else {
@@ -123,13 +126,23 @@ public struct Conversion: Sendable {
         }
         return Result(
             inputHeader: header, decodedSize: decodedSize, outputSize: outputSize,
-            outputFormat: options.format, outputBytes: encoded.count)
+            outputFormat: options.format, outputBytes: encoded.count, flattenedAnimation: flattened)
     }
 
     /// Converts in memory: decode (with a size hint when fitting), fit, encode.
     public func convert(
         _ bytes: [UInt8], options: EncodeOptions, registry: Registry
     ) throws -> (header: ImageHeader, bytes: [UInt8], decodedSize: PixelSize, outputSize: PixelSize) {
+        let converted = try convertReporting(bytes, options: options, registry: registry)
+        return (converted.header, converted.bytes, converted.decodedSize, converted.outputSize)
+    }
+
+    /// ``convert(_:options:registry:)``, also saying whether an animation was written as its first frame.
+    func convertReporting(
+        _ bytes: [UInt8], options: EncodeOptions, registry: Registry
+    ) throws -> (
+        header: ImageHeader, bytes: [UInt8], decodedSize: PixelSize, outputSize: PixelSize, flattened: AnimationFlattening?
+    ) {
         try decoding.limits.check(byteCount: bytes.count)
         let header = try ImageProbe.probe(bytes)
         try decoding.limits.check(header)
@@ -149,11 +162,12 @@ public struct Conversion: Sendable {
         }
         var image = decoded
         if let target, image.size != target {
-            image = try Resampler.resize(image, to: target, kernel: kernel)
+            image = try image.mappingFrames { try Resampler.resize($0, to: target, kernel: kernel) }
         }
         let metadata = options.keepsMetadata ? registry.metadata(of: bytes, header: header, decoding: decoding) : .none
         let encoded = try registry.encode(image, options: options, metadata: metadata)
-        return (header, encoded, decoded.size, image.size)
+        let flattened = AnimationFlattening(image: image, encoder: try registry.encoder(for: options.format))
+        return (header, encoded, decoded.size, image.size, flattened)
     }
 
     /// Whether a decode of `decoded` size is the header's picture: its upright size, or a
