@@ -42,6 +42,7 @@ enum FailOnOption {
         if let limits = configuration?.limitSettings {
             if let maxPixels = limits.maxPixels { options.limits.maxPixels = maxPixels }
             if let maxInputSize = limits.maxInputSize { options.limits.maxInputBytes = maxInputSize }
+            if let maxFrames = limits.maxFrames { options.limits.maxFrames = maxFrames }
         }
         options.warnings = DecodeWarningHandler { warning in
             StandardError.write("darkroom: warning: \(CommandFailure.shown(warning.source ?? input)): \(warning)\n")

@@ -157,7 +157,7 @@ struct Listing: Encodable {
         }
     }
 
-    /// The four `[limits]` keys with their values (whole mebibytes, pixels, seconds) or defaults.
+    /// The five `[limits]` keys with their values (whole mebibytes, pixels, seconds) or defaults.
     static func limits(_ settings: LimitSettings) -> [Limit] {
         func megabytes(_ bytes: Int) -> String { bytes % (1 << 20) == 0 ? "\(bytes >> 20)MB" : "\(bytes)" }
         func seconds(_ value: Double) -> String { value == value.rounded() ? "\(Int(value))s" : "\(value)s" }
@@ -165,6 +165,7 @@ struct Listing: Encodable {
             ("memory", megabytes(settings.memory ?? ImagePipeline.Configuration.defaultMemoryBudget)),
             ("max-pixels", String(settings.maxPixels ?? DecodeLimits.defaultMaxPixels)),
             ("max-input-size", megabytes(settings.maxInputSize ?? DecodeLimits.defaultMaxInputBytes)),
+            ("max-frames", String(settings.maxFrames ?? DecodeLimits.defaultMaxFrames)),
             ("queue-timeout", settings.queueTimeout.map(seconds) ?? "none (darkroom-server: 30s)"),
         ]
         return values.map { Limit(key: $0.0, value: $0.1, definedAt: settings.locations[$0.0]?.description) }

@@ -25,6 +25,10 @@ struct ProgressDisplay: Sendable {
     var columns = ProgressDisplay.terminalColumns()
 
     func show(_ progress: Batch.Progress) {
+        for (variant, flattening) in progress.flattened {
+            let line = "darkroom: warning: \(CommandFailure.shown(progress.input)) (\(variant)): \(flattening)"
+            StandardError.write((isTerminal ? "\r\u{1B}[K" : "") + CommandFailure.escapingControlCharacters(line) + "\n")
+        }
         if isTerminal {
             let elapsed = (ContinuousClock.now - start) / .seconds(1)
             StandardError.write("\r" + Self.barLine(progress, elapsed: elapsed, columns: columns) + "\u{1B}[K")

@@ -62,12 +62,18 @@ public enum DecodeWorker {
         var outcome = WorkerOutcome()
         do {
             let image = try registry.decode(bytes, options: options)
-            try share(image.pixels, format: job.format)
+            let later = image.animation?.laterFrames ?? []
+            try share([image.pixels] + later.map(\.pixels), format: job.format)
             outcome.width = image.width
             outcome.height = image.height
             outcome.hasAlpha = image.hasAlpha
             outcome.shrunkFrom = image.shrunkFrom
-            outcome.byteCount = image.pixels.count
+            outcome.byteCount = image.pixels.count * (later.count + 1)
+            if let animation = image.animation {
+                outcome.laterFramesAlpha = later.map(\.hasAlpha)
+                outcome.timings = animation.timings
+                outcome.loopCount = animation.loopCount
+            }
         } catch let error as DarkroomError {
             outcome.error = error
         } catch {
@@ -77,16 +83,21 @@ public enum DecodeWorker {
         return outcome
     }
 
-    /// Copies `pixels` into the shared memory, sized to them.
-    private static func share(_ pixels: [UInt8], format: ImageFormat) throws {
+    /// Copies `frames` (each frame's pixels) into the shared memory one after the other, sized to them.
+    private static func share(_ frames: [[UInt8]], format: ImageFormat) throws {
         let fd = sharedMemoryDescriptor
-        guard ftruncate(fd, off_t(pixels.count)) == 0,
-            let mapping = mmap(nil, pixels.count, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0), mapping != MAP_FAILED
+        let total = frames.reduce(0) { $0 + $1.count }
+        guard ftruncate(fd, off_t(total)) == 0,
+            let mapping = mmap(nil, total, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0), mapping != MAP_FAILED
         else {
-            throw DarkroomError.decodeFailed(format, detail: "the decoder worker cannot share \(pixels.count) bytes: \(String(cString: strerror(errno)))")
+            throw DarkroomError.decodeFailed(format, detail: "the decoder worker cannot share \(total) bytes: \(String(cString: strerror(errno)))")
         }
-        pixels.withUnsafeBytes { mapping.copyMemory(from: $0.baseAddress!, byteCount: pixels.count) }
-        munmap(mapping, pixels.count)
+        var offset = 0
+        for pixels in frames {
+            pixels.withUnsafeBytes { (mapping + offset).copyMemory(from: $0.baseAddress!, byteCount: pixels.count) }
+            offset += pixels.count
+        }
+        munmap(mapping, total)
     }
 
     /// What the pool's tests ask for instead of a decode.

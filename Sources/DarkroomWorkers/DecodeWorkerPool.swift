@@ -142,16 +142,29 @@ public final class DecodeWorkerPool: Sendable {
         return try pixels(of: outcome, from: worker, format: header.format)
     }
 
-    /// The image whose pixels the worker left in its shared memory, which is emptied after.
+    /// The image whose pixels (every frame's, for an animation) the worker left in its shared
+    /// memory, which is emptied after.
     private func pixels(of outcome: WorkerOutcome, from worker: Worker, format: ImageFormat) throws -> Image {
         let count = outcome.byteCount
         defer { _ = ftruncate(worker.sharedMemory, 0) }
-        guard outcome.width > 0, outcome.height > 0, count == outcome.width * outcome.height * Image.bytesPerPixel,
+        let later = outcome.laterFramesAlpha ?? []
+        let frameBytes = outcome.width * outcome.height * Image.bytesPerPixel
+        guard outcome.width > 0, outcome.height > 0, count == frameBytes * (later.count + 1),
+            later.isEmpty || outcome.timings?.count == later.count + 1,
             let mapping = mmap(nil, count, PROT_READ, MAP_SHARED | MAP_POPULATE, worker.sharedMemory, 0), mapping != MAP_FAILED
         else { throw DarkroomError.decodeFailed(format, detail: "the decoder worker's answer does not match its pixels") }
         defer { munmap(mapping, count) }
-        let image = Image(width: outcome.width, height: outcome.height, hasAlpha: outcome.hasAlpha) { buffer in
-            buffer.baseAddress!.initialize(from: mapping.assumingMemoryBound(to: UInt8.self), count: count)
+        func frame(_ index: Int, hasAlpha: Bool) -> Image {
+            Image(width: outcome.width, height: outcome.height, hasAlpha: hasAlpha) { buffer in
+                buffer.baseAddress!.initialize(
+                    from: mapping.assumingMemoryBound(to: UInt8.self) + index * frameBytes, count: frameBytes)
+            }
+        }
+        var image = frame(0, hasAlpha: outcome.hasAlpha)
+        if !later.isEmpty, let timings = outcome.timings {
+            image.animation = try Animation(
+                loopCount: outcome.loopCount ?? 0, timings: timings,
+                laterFrames: later.enumerated().map { frame($0.offset + 1, hasAlpha: $0.element) }, size: image.size)
         }
         return outcome.shrunkFrom.map { image.shrunk(from: $0) } ?? image
     }

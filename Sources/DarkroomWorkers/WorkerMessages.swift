@@ -14,6 +14,8 @@ struct WorkerJob: Codable, Sendable {
     var appliesOrientation: Bool
     var maxInputBytes: Int
     var maxPixels: Int
+    var maxFrames: Int
+    var animated: Bool
     var keepsStoredColors: Bool
     var failOn: FailOn
     var page: Int
@@ -27,6 +29,8 @@ struct WorkerJob: Codable, Sendable {
         appliesOrientation = options.appliesOrientation
         maxInputBytes = options.limits.maxInputBytes
         maxPixels = options.limits.maxPixels
+        maxFrames = options.limits.maxFrames
+        animated = options.animated
         keepsStoredColors = options.colorProfiles == .ignore
         failOn = options.failOn
         page = options.page
@@ -40,19 +44,27 @@ struct WorkerJob: Codable, Sendable {
         options.appliesOrientation = appliesOrientation
         options.colorProfiles = keepsStoredColors ? .ignore : .convertToSRGB
         options.page = page
+        options.limits.maxFrames = maxFrames
+        options.animated = animated
         options.warnings = warnings
         return options
     }
 }
 
 /// A worker's answer: the image's shape (its pixels are in the shared memory, `byteCount`
-/// bytes) or the error, and the warnings the decode reported either way.
+/// bytes, an animation's frames one after the other) or the error, and the warnings the
+/// decode reported either way.
 struct WorkerOutcome: Codable, Sendable {
     var width = 0
     var height = 0
     var hasAlpha = false
     var shrunkFrom: PixelSize?
     var byteCount = 0
+    /// An animation's later frames' alpha flags (one per frame after the first), its timings
+    /// and loop count; `nil` for a still image.
+    var laterFramesAlpha: [Bool]?
+    var timings: [FrameTiming]?
+    var loopCount: Int?
     var warnings: [DecodeWarning] = []
     var error: DarkroomError?
     /// An error that is not a `DarkroomError`, as text.

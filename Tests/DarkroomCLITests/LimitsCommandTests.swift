@@ -36,7 +36,7 @@ struct LimitsCommandTests {
         let listJSON = try await CommandRunner.run(["list", "--json", "--config", config])
         let listed = try #require(try JSONSerialization.jsonObject(with: Data(listJSON.stdout.utf8)) as? [String: Any])
         let limits = try #require(listed["limits"] as? [[String: String]])
-        #expect(limits.map { $0["key"] } == ["memory", "max-pixels", "max-input-size", "queue-timeout"])
+        #expect(limits.map { $0["key"] } == ["memory", "max-pixels", "max-input-size", "max-frames", "queue-timeout"])
         #expect(limits[1] == ["key": "max-pixels", "value": "1000", "definedAt": "\(config)/10-limits.toml:2"])
     }
 

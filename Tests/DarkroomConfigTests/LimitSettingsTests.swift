@@ -69,7 +69,7 @@ struct LimitSettingsTests {
         #expect(wrong.limitSettings == LimitSettings())
         #expect(load(["[limits]\nmax-pixels = true\n"]).errors.first?.message.hasSuffix("not a boolean") == true)
         #expect(load(["[limits]\nmemmory = \"1GB\"\n"]).errors.map(\.description) == [
-            "10-limits.toml:2: unknown key 'memmory' in [limits] (did you mean 'memory'?); known keys: memory, max-pixels, max-input-size, queue-timeout"
+            "10-limits.toml:2: unknown key 'memmory' in [limits] (did you mean 'memory'?); known keys: memory, max-pixels, max-input-size, max-frames, queue-timeout"
         ])
         #expect(load(["limits = 5\n"]).errors.first?.message.contains("'limits' must be a table") == true)
         #expect(load(["[limit]\nmemory = \"1GB\"\n"]).errors.first?.message.contains("did you mean 'limits'?") == true)

@@ -44,6 +44,9 @@ public struct CachingRenderer: Sendable {
         public var format: ImageFormat
         /// The cache layer that answered, or ``ImageResponse/CacheLayer/rendered`` when rendered now.
         public var layer: Layer
+        /// Set when rendered now from an animation into a format that cannot animate (the
+        /// bytes hold its first frame).
+        public var flattenedAnimation: AnimationFlattening? = nil
     }
 
     /// The cache key of a target's render of a source.
@@ -69,7 +72,9 @@ public struct CachingRenderer: Sendable {
             for (target, result) in zip(missing, rendered) {
                 stores.append((CachedImage(bytes: result.bytes, format: result.format), Self.key(source: source, target: target)))
                 found[target.identifier] = Output(
-                    name: target.name, identifier: target.identifier, bytes: result.bytes, format: result.format, layer: .rendered)
+                    name: target.name, identifier: target.identifier, bytes: result.bytes, format: result.format, layer: .rendered,
+                    flattenedAnimation: (try? renderer.registry.encoder(for: result.format))
+                        .flatMap { AnimationFlattening(image: result.image, encoder: $0) })
             }
             store(stores)
         }

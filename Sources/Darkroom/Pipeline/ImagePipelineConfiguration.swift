@@ -126,6 +126,7 @@ extension ImagePipeline {
             if let memory = limits.memory { memoryBudget = memory }
             if let maxPixels = limits.maxPixels { decoding.limits.maxPixels = maxPixels }
             if let maxInputSize = limits.maxInputSize { decoding.limits.maxInputBytes = maxInputSize }
+            if let maxFrames = limits.maxFrames { decoding.limits.maxFrames = maxFrames }
             if let queueTimeout = limits.queueTimeout { self.queueTimeout = queueTimeout }
         }
     }

@@ -10,12 +10,14 @@ import DarkroomCore
 /// memory = "1GB"            # pixels in flight across all requests (decode, filters, encode)
 /// max-pixels = 100_000_000  # larger sources are refused before decoding
 /// max-input-size = "50MB"   # larger source files are refused before decoding
+/// max-frames = 500          # animations with more frames are refused before decoding
 /// queue-timeout = "10s"     # a longer wait for room answers 503 with Retry-After
 /// ```
 ///
 /// Every key is optional; a later file's key replaces an earlier one's. A key left out keeps
-/// the engine's default (256 MiB, 100 megapixels, 100 MiB of input, waiting as long as it
-/// takes; the server waits 30 s); `darkroom-server`'s `--memory`, `--max-pixels` and `--queue-timeout` win over these.
+/// the engine's default (256 MiB, 100 megapixels, 100 MiB of input, 1,000 frames, waiting as
+/// long as it takes; the server waits 30 s); `darkroom-server`'s `--memory`, `--max-pixels`,
+/// `--max-frames` and `--queue-timeout` win over these.
 public struct LimitSettings: Sendable, Hashable {
     /// Bytes of pixels the work in flight may hold, across all requests (`memory`).
     public var memory: Int?
@@ -23,19 +25,24 @@ public struct LimitSettings: Sendable, Hashable {
     public var maxPixels: Int?
     /// The most bytes a source file may have (`max-input-size`).
     public var maxInputSize: Int?
+    /// The most frames an animated source may have (`max-frames`, imgproxy's `max_animation_frames`).
+    public var maxFrames: Int?
     /// Seconds a decode may wait for room in the memory budget (`queue-timeout`).
     public var queueTimeout: Double?
     /// Where each key was set, by key.
     public var locations: [String: SourceLocation]
 
     /// The keys `[limits]` may have.
-    public static let keys = ["memory", "max-pixels", "max-input-size", "queue-timeout"]
+    public static let keys = ["memory", "max-pixels", "max-input-size", "max-frames", "queue-timeout"]
 
     /// Settings with the given limits (`nil`: the engine's default).
-    public init(memory: Int? = nil, maxPixels: Int? = nil, maxInputSize: Int? = nil, queueTimeout: Double? = nil) {
+    public init(
+        memory: Int? = nil, maxPixels: Int? = nil, maxInputSize: Int? = nil, maxFrames: Int? = nil, queueTimeout: Double? = nil
+    ) {
         self.memory = memory
         self.maxPixels = maxPixels
         self.maxInputSize = maxInputSize
+        self.maxFrames = maxFrames
         self.queueTimeout = queueTimeout
         self.locations = [:]
     }
@@ -69,6 +76,12 @@ public struct LimitSettings: Sendable, Hashable {
                     continue
                 }
                 maxPixels = pixels
+            case "max-frames":
+                guard let frames = node.integer, frames > 0 else {
+                    refuse("a number of frames above zero such as 500")
+                    continue
+                }
+                maxFrames = frames
             case "queue-timeout":
                 guard let seconds = Self.duration(node), seconds > 0, seconds <= Self.maximumQueueTimeout else {
                     refuse("a duration above zero and at most a day, such as \"10s\", \"500ms\" or a number of seconds")

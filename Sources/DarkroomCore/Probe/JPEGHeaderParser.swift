@@ -216,10 +216,22 @@ enum WebPHeaderParser {
             let animated = flags & 0x02 != 0
             return ImageHeader(
                 format: .webp, width: w + 1, height: h + 1, orientation: exifOrientation(r),
-                hasAlpha: flags & 0x10 != 0, frameCount: animated ? nil : 1)
+                hasAlpha: flags & 0x10 != 0, frameCount: animated ? animationFrames(r) : 1)
         default:
             throw DarkroomError.corrupt(.webp, detail: "unknown first chunk '\(chunk)'")
         }
+    }
+
+    /// The `ANMF` chunks of an animated file (inside the RIFF container), at least 1.
+    static func animationFrames(_ r: ByteReader) -> Int {
+        let end = min(r.count, (r.u32le(4) ?? 0) + 8)
+        var offset = 12
+        var frames = 0
+        while let type = r.fourCC(offset), let size = r.u32le(offset + 4), offset + 8 <= end, size <= end - offset - 8 {
+            if type == "ANMF" { frames += 1 }
+            offset += 8 + size + (size & 1)
+        }
+        return max(1, frames)
     }
 
     /// The `EXIF` chunk's orientation, else the `XMP ` chunk's `tiff:Orientation`.

@@ -91,6 +91,9 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: "Refuse sources with more pixels than this (default: [limits] max-pixels in filters.d, else 100000000).")
     var maxPixels: Int?
 
+    @Option(name: .customLong("max-frames"), parsing: .unconditional, help: "Refuse animations with more frames than this (default: [limits] max-frames in filters.d, else 1000).")
+    var maxFrames: Int?
+
     @Option(name: .customLong("queue-timeout"), help: "How long work waits for room in the memory budget before the answer is 503 with Retry-After, such as 10s (default: [limits] queue-timeout in filters.d, else 30s).")
     var queueTimeout: String?
 
@@ -143,6 +146,7 @@ struct ServeCommand: ParsableCommand {
             throw ValidationError("--memory \(memory) is not a size: expected bytes above zero, such as 1GB, 512MB or 1073741824")
         }
         if let maxPixels, maxPixels <= 0 { throw ValidationError("--max-pixels \(maxPixels) is out of range: expected pixels above zero") }
+        if let maxFrames, maxFrames <= 0 { throw ValidationError("--max-frames \(maxFrames) is out of range: expected frames above zero") }
         if let queueTimeout, !(ConfigQuantity.seconds(queueTimeout).map { $0 > 0 && $0 <= LimitSettings.maximumQueueTimeout } ?? false) {
             throw ValidationError("--queue-timeout \(queueTimeout) is not a duration: expected above zero and at most a day, such as 10s or 500ms")
         }
@@ -255,7 +259,7 @@ struct ServeCommand: ParsableCommand {
     /// The limits the command line sets (over the configuration's `[limits]`).
     private var limits: LimitSettings {
         LimitSettings(
-            memory: memory.flatMap(ConfigQuantity.bytes), maxPixels: maxPixels,
+            memory: memory.flatMap(ConfigQuantity.bytes), maxPixels: maxPixels, maxFrames: maxFrames,
             queueTimeout: queueTimeout.flatMap(ConfigQuantity.seconds))
     }
 

@@ -16,7 +16,7 @@ enum ServerEnvironment {
         ("DARKROOM_IDLE_TIMEOUT", "--idle-timeout"), ("DARKROOM_MAX_AGE", "--max-age"), ("DARKROOM_FALLBACK", "--fallback"),
         ("DARKROOM_JOBS", "--jobs"), ("DARKROOM_LOG_LEVEL", "--log-level"), ("DARKROOM_LOG_FORMAT", "--log-format"),
         ("DARKROOM_STALE_IF_ERROR", "--stale-if-error"), ("DARKROOM_MAX_FRESHNESS", "--max-freshness"),
-        ("DARKROOM_MEMORY", "--memory"), ("DARKROOM_MAX_PIXELS", "--max-pixels"), ("DARKROOM_QUEUE_TIMEOUT", "--queue-timeout"),
+        ("DARKROOM_MEMORY", "--memory"), ("DARKROOM_MAX_PIXELS", "--max-pixels"), ("DARKROOM_MAX_FRAMES", "--max-frames"), ("DARKROOM_QUEUE_TIMEOUT", "--queue-timeout"),
         ("DARKROOM_ISOLATE_DECODERS", "--isolate-decoders"), ("DARKROOM_DECODER_MEMORY", "--decoder-memory"),
         ("DARKROOM_DECODER_TIMEOUT", "--decoder-timeout"),
     ]

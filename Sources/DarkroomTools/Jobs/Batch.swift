@@ -64,6 +64,9 @@ public struct Batch: Sendable {
         public var cached: Int
         /// Why the input failed; `nil` when it succeeded.
         public var error: (any Error)?
+        /// The variants rendered now from an animated input into a format that cannot animate
+        /// (their outputs hold its first frame), by variant name.
+        public var flattened: [(variant: String, flattening: AnimationFlattening)] = []
     }
 
     /// The outcome of a whole batch.
@@ -110,7 +113,8 @@ public struct Batch: Sendable {
                 localFiles, targets: targets, workers: min(jobs, localFiles.count), registry: renderer.renderer.registry) : localFiles
         let urls = inputs.filter(\.isURL)
         let total = unusable.count + inputs.count
-        let finish: @Sendable (BatchInput, [String], Int, (any Error)?) -> Void = { input, written, cached, failure in
+        let finish: @Sendable (BatchInput, [String], Int, (any Error)?, [(variant: String, flattening: AnimationFlattening)]) -> Void = {
+            input, written, cached, failure, flattened in
             state.withLock { s in
                 s.finished += 1
                 if let failure {
@@ -120,7 +124,8 @@ public struct Batch: Sendable {
                     s.outputs += written.count
                 }
                 progress(Progress(
-                    finished: s.finished, total: total, input: input.path, outputs: written, cached: cached, error: failure))
+                    finished: s.finished, total: total, input: input.path, outputs: written, cached: cached, error: failure,
+                    flattened: flattened))
             }
         }
         let checkCollision: @Sendable (BatchInput) throws -> Void = { input in
@@ -140,10 +145,10 @@ public struct Batch: Sendable {
                 let input = files[index]
                 do {
                     try checkCollision(input)
-                    let (written, cached) = try render(input, renderer: renderer, counters: counters)
-                    finish(input, written, cached, nil)
+                    let (written, cached, flattened) = try renderReporting(input, renderer: renderer, counters: counters)
+                    finish(input, written, cached, nil, flattened)
                 } catch {
-                    finish(input, [], 0, error)
+                    finish(input, [], 0, error, [])
                 }
             }
         }
@@ -157,10 +162,10 @@ public struct Batch: Sendable {
                         group.addTask {
                             do {
                                 try checkCollision(input)
-                                let (written, cached) = try await fetchAndRender(input, pipeline: pipeline)
-                                finish(input, written, cached, nil)
+                                let (written, cached, flattened) = try await fetchAndRenderReporting(input, pipeline: pipeline)
+                                finish(input, written, cached, nil, flattened)
                             } catch {
-                                finish(input, [], 0, error)
+                                finish(input, [], 0, error, [])
                             }
                         }
                     }
@@ -197,21 +202,39 @@ public struct Batch: Sendable {
     public func render(
         _ input: BatchInput, renderer: CachingRenderer, counters: StageCounters? = nil
     ) throws -> (written: [String], cached: Int) {
+        let (written, cached, _) = try renderReporting(input, renderer: renderer, counters: counters)
+        return (written, cached)
+    }
+
+    /// ``render(_:renderer:counters:)``, also naming the variants written as an animation's first frame.
+    func renderReporting(
+        _ input: BatchInput, renderer: CachingRenderer, counters: StageCounters?
+    ) throws -> (written: [String], cached: Int, flattened: [(variant: String, flattening: AnimationFlattening)]) {
         let source = try SourceReference.file(input.path, maxBytes: renderer.renderer.decoding.limits.maxInputBytes)
         let outputs = try renderer.render(source, targets: targets, counters: counters)
         let written = try write(outputs.map { ($0.name, $0.bytes, $0.format) }, for: input)
-        return (written, outputs.filter { $0.layer != .rendered }.count)
+        let flattened = outputs.compactMap { output in output.flattenedAnimation.map { (output.name, $0) } }
+        return (written, outputs.filter { $0.layer != .rendered }.count, flattened)
     }
 
     /// Fetches a URL input through `pipeline` (which must know this batch's targets by name),
     /// renders every target (sharing the decodes), and writes them.
     public func fetchAndRender(_ input: BatchInput, pipeline: ImagePipeline?) async throws -> (written: [String], cached: Int) {
+        let (written, cached, _) = try await fetchAndRenderReporting(input, pipeline: pipeline)
+        return (written, cached)
+    }
+
+    /// ``fetchAndRender(_:pipeline:)``, also naming the variants written as an animation's first frame.
+    func fetchAndRenderReporting(
+        _ input: BatchInput, pipeline: ImagePipeline?
+    ) async throws -> (written: [String], cached: Int, flattened: [(variant: String, flattening: AnimationFlattening)]) {
         guard let pipeline else {
             throw DarkroomError.noComponent(kind: "source", detail: "'\(input.path)' (this batch has no pipeline for URLs)")
         }
         let responses = try await pipeline.images(for: input.path, variants: targets.map(\.name))
         let written = try write(responses.map { ($0.variant, $0.bytes, $0.format) }, for: input)
-        return (written, responses.filter { $0.cacheLayer.isCache }.count)
+        let flattened = responses.compactMap { response in response.flattenedAnimation.map { (response.variant, $0) } }
+        return (written, responses.filter { $0.cacheLayer.isCache }.count, flattened)
     }
 
     /// Writes `OUT/<variant>/<stem>.<ext>` for each output.
