@@ -12,7 +12,8 @@ import DarkroomCore
 ///   frame's area or restores the canvas before it. Delays (hundredths of a second, kept
 ///   as milliseconds), disposals and the loop count go into ``Image/animation``.
 /// - **Limits:** the frame count and all frames' pixels together are checked
-///   (``DecodeLimits/check(frames:of:format:)``) before any pixel is allocated.
+///   (``DecodeLimits/check(frames:of:format:)``) before any pixel is allocated, and each
+///   frame's own rectangle against the pixel limit.
 /// - **Damage:** a frame whose data ends early, or a file that ends before its trailer, is
 ///   *truncated* under the fail-on policy: let through, the frames read so far are kept (a
 ///   cut frame's missing pixels left as they were) and a warning is reported.
@@ -49,6 +50,13 @@ public struct GIFAnimationDecoder: ImageDecoder {
         var timings: [FrameTiming] = []
         for (number, frame) in stream.frames.enumerated() {
             let pixelCount = frame.width * frame.height
+            // A frame's own rectangle may claim more than the screen: its indices are decoded
+            // whole (then clipped), so it is held to the pixel limit as a coded frame is.
+            if pixelCount > options.limits.maxPixels {
+                throw DarkroomError.frameTooLarge(
+                    .gif, width: size.width, height: size.height, frame: PixelSize(width: frame.width, height: frame.height),
+                    limit: options.limits.maxPixels)
+            }
             let (indices, decoded) = try GIFLZW.decode(
                 bytes, ranges: frame.dataRanges, minimumCodeSize: frame.minimumCodeSize, pixelCount: pixelCount)
             let cut = decoded < pixelCount || frame.isCut
@@ -72,7 +80,12 @@ public struct GIFAnimationDecoder: ImageDecoder {
             }
             if cut { break }
         }
-        // Every frame whole but no trailer: nothing is lost, and browsers show it as it is.
+        if stream.isTruncated, !(stream.frames.last?.isCut ?? false) {
+            // Cut inside a block after the last whole frame (a frame's descriptor or colour table).
+            let warning = DecodeWarning(
+                format: .gif, damage: .truncated, detail: "the data ends inside a block after frame \(images.count)")
+            if options.stops(on: .truncated, warning: warning) { throw DarkroomError.truncated(.gif, detail: warning.detail) }
+        }
         var first = images.removeFirst()
         if !images.isEmpty {
             first.animation = try Animation(loopCount: stream.loopCount, timings: timings, laterFrames: images, size: size)

@@ -17,6 +17,8 @@ import DarkroomCore
 /// ```
 struct GIFStream {
     struct Frame {
+        /// Where the frame's image descriptor (its 0x2C) starts.
+        var descriptorOffset = 0
         var left = 0, top = 0, width = 0, height = 0
         var interlaced = false
         /// RGB triples: the frame's local table, else the global one.
@@ -37,7 +39,8 @@ struct GIFStream {
     var frames: [Frame] = []
     /// 0 is forever; 1 when the file has no NETSCAPE2.0 extension (it plays once).
     var loopCount = 1
-    /// The data ended before the trailer.
+    /// The data ends inside a block (an extension, or a frame's descriptor or colour table):
+    /// something was cut. Data that ends between blocks, without the trailer, is not cut.
     var isTruncated = false
 
     init(_ b: [UInt8]) throws {
@@ -69,7 +72,7 @@ struct GIFStream {
             return (ranges, nil)
         }
         while true {
-            guard at < b.count else { isTruncated = true; return }
+            guard at < b.count else { return }  // no trailer, but every block whole
             let introducer = b[at]
             switch introducer {
             case 0x21:
@@ -92,6 +95,7 @@ struct GIFStream {
                 guard at + 10 <= b.count else { isTruncated = true; return }
                 let d = at + 1
                 var frame = Frame(palette: global)
+                frame.descriptorOffset = at
                 frame.left = Int(b[d]) | Int(b[d + 1]) << 8
                 frame.top = Int(b[d + 2]) | Int(b[d + 3]) << 8
                 frame.width = Int(b[d + 4]) | Int(b[d + 5]) << 8
