@@ -42,9 +42,7 @@ public struct Animation: Sendable, Equatable {
 
     /// The number of frames, the first included.
     public var frameCount: Int { laterFrames.count + 1 }
-
-    /// The pixels of every frame together (what an animation costs in memory, in pixels).
-    public func totalPixels(frameSize: PixelSize) -> Int { frameSize.width * frameSize.height * frameCount }
+}
 }
 
 // MARK: - FrameTiming
