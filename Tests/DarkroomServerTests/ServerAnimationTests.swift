@@ -1,5 +1,7 @@
 import Darkroom
+import DarkroomConfig
 import DarkroomCore
+import DarkroomServer
 import DarkroomTestSupport
 import Foundation
 import Testing
@@ -57,5 +59,44 @@ struct ServerAnimationTests {
         let bad = try await ServerProcessOutcome.run(["--root", root.url.path, "--max-frames", "0"], environment: [:])
         #expect(bad.status == 64)
         #expect(bad.stderr.contains("--max-frames 0 is out of range"), "\(bad.stderr)")
+    }
+}
+
+// MARK: - From a loopback origin
+
+@Suite("an animated GIF from a loopback HTTP origin renders animated in the server, and its replacement is rendered new")
+struct OriginAnimationTests {
+    @Test("a WebP variant of the origin's 24-frame GIF has 24 frames; a still replacement at the same URL, once stale, renders still")
+    func fromOrigin() async throws {
+        let folder = try TemporaryDirectory(prefix: "darkroom-animation-origin")
+        let origin = try await LoopbackHTTPServer.launch(root: folder.url)
+        try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("../../Samples/tiny.gif")))
+            .write(to: URL(fileURLWithPath: folder.path("a.gif")), options: .atomic)
+        let text = """
+            [variants.moving]
+            filters = [ { filter = "aspect-fit", width = 10, height = 10 } ]
+            format = "webp"
+
+            [sources.http]
+            allow-private-networks = true
+            allowed-ports = []
+            """
+        let configuration = ConfigLoader.load(sources: [(name: "server.toml", text: text)], filters: Registry.standard.filters)
+        let settings = ImageServerSettings(root: nil, allowsRemoteSources: true)
+        let server = try ImageServer(registry: .standard, configuration: configuration, caches: .none, settings: settings) {
+            $0.caches = .memory()
+        }
+        let path = "/moving/" + origin.url("/image/a.gif?max-age=1").addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let first = await server.get(path)
+        #expect(first.status == 200, "\(String(decoding: first.body, as: UTF8.self))")
+        #expect(try Registry.standard.decode(first.body).animation?.frameCount == 24)
+
+        // The origin's image becomes a still one; after its max-age the render follows it.
+        try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("gradient-rgba.png")))
+            .write(to: URL(fileURLWithPath: folder.path("a.gif")), options: .atomic)
+        try await Task.sleep(for: .milliseconds(1_100))
+        let second = await server.get(path)
+        #expect(second.status == 200)
+        #expect(try Registry.standard.decode(second.body).animation == nil)
     }
 }

@@ -43,7 +43,6 @@ public struct Animation: Sendable, Equatable {
     /// The number of frames, the first included.
     public var frameCount: Int { laterFrames.count + 1 }
 }
-}
 
 // MARK: - FrameTiming
 
