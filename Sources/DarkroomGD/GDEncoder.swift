@@ -11,7 +11,7 @@ import DarkroomCore
 /// | png | `compressionLevel` | alpha kept at 7 bits; libgd writes unfiltered rows |
 /// | webp | `quality`, `lossless` | alpha kept at 7 bits |
 /// | avif | `quality`, `speed` | quality 100 is lossless in libgd |
-/// | gif | — | exact palette up to 256 colours, else libgd's quantiser; alpha < 128 → transparent; animations kept (``GIFAnimationWriter``) |
+/// | gif | — | exact palette up to 256 colours, else libgd's quantiser; alpha < 128 → transparent; animations kept (`GIFAnimationWriter`) |
 /// | bmp | — | 24-bit, composited over white first |
 /// | tiff | — | alpha written premultiplied, as the file's tags say |
 ///

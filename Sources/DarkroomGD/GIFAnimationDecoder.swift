@@ -10,9 +10,9 @@ import DarkroomCore
 /// - **Composition:** the canvas starts transparent; each frame is drawn over it (its
 ///   transparent index left out), the result is the frame, then its disposal clears the
 ///   frame's area or restores the canvas before it. Delays (hundredths of a second, kept
-///   as milliseconds), disposals and the loop count go into ``Image/animation``.
+///   as milliseconds), disposals and the loop count go into `Image.animation`.
 /// - **Limits:** the frame count and all frames' pixels together are checked
-///   (``DecodeLimits/check(frames:of:format:)``) before any pixel is allocated, and each
+///   (`DecodeLimits.check(frames:of:format:)`) before any pixel is allocated, and each
 ///   frame's own rectangle against the pixel limit.
 /// - **Damage:** a frame whose data ends early, or a file that ends before its trailer, is
 ///   *truncated* under the fail-on policy: let through, the frames read so far are kept (a

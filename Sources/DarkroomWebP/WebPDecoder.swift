@@ -8,7 +8,7 @@ import DarkroomCore
 ///
 /// - A still image is decoded straight into the `Image`'s RGBA8 buffer (straight alpha).
 /// - An animated WebP yields every frame composed on the canvas (`WebPAnimDecoder`), with
-///   their delays, disposals and loop count (``Image/animation``; ``WebPAnimation``); with
+///   their delays, disposals and loop count (`Image.animation`; `WebPAnimation`); with
 ///   `options.animated` off, the first frame alone.
 /// - Limits are checked on the caller's header and again on libwebp's own reading of the
 ///   size (`WebPGetFeatures`) before any pixel memory is allocated.

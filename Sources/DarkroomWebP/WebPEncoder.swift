@@ -10,7 +10,7 @@ import DarkroomCore
 /// - Lossless (`options.lossless`): pixels survive exactly, including the colour under fully
 ///   transparent pixels (`exact = 1`); quality is ignored.
 /// - Opaque images (`hasAlpha == false`) are imported as RGBX, so no alpha plane is written.
-/// - An animated image (``Image/animation``) is written animated, every frame with these
+/// - An animated image (`Image.animation`) is written animated, every frame with these
 ///   options, its delays and loop count.
 ///
 /// ```swift
@@ -72,7 +72,7 @@ public struct WebPEncoder: ImageEncoder {
 
     public var writesMetadata: Bool { true }
 
-    /// An animated image is written animated (``WebPAnimation``).
+    /// An animated image is written animated (`WebPAnimation`).
     public var writesAnimation: Bool { true }
 
     // MARK: - Configuration
