@@ -53,7 +53,7 @@ struct WebPExtendedFileTests {
         #expect(try decodeWebP(file, options: DecodeOptions(appliesOrientation: false)) == stored)
     }
 
-    @Test("an animated WebP decodes to its first frame on the transparent canvas")
+    @Test("an animated WebP decodes every frame, the first on the transparent canvas")
     func animationFirstFrame() throws {
         let first = Pattern.gradient(alpha: false, width: 16, height: 12)
         let second = Image(width: 40, height: 30, hasAlpha: false) { $0.initialize(repeating: 200) }
@@ -69,11 +69,12 @@ struct WebPExtendedFileTests {
                     imageChunk: WebPContainer.imageChunk(ofSimpleFile: try encodeWebP(second, lossless: true))),
             ])
         let header = try ImageProbe.probe(file)
-        #expect(header.frameCount == nil)  // VP8X says "animated"
+        #expect(header.frameCount == 2)  // the probe counts the ANMF chunks
 
         let image = try WebPDecoder().decode(file, header: header, options: DecodeOptions())
         #expect(image.size == PixelSize(width: 40, height: 30))
         #expect(image.hasAlpha)  // the canvas around the frame is transparent
+        #expect(image.animation?.frameCount == 2)
         for y in 0..<30 {
             for x in 0..<40 {
                 let inside = (8..<24).contains(x) && (6..<18).contains(y)
