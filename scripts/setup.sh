@@ -12,11 +12,12 @@ DARKROOM_BUILD_PACKAGES=(
 
 # To run the tests as well: the loopback HTTP/1.1 and HTTP/2 origins (python3, python3-h2),
 # ImageMagick as a reference decoder, real memcached servers, pip for moto (the S3 server),
-# systemd's tools some server tests use, and exiftool and webpinfo, which read back the
-# metadata `strip = false` keeps.
+# systemd's tools some server tests use, exiftool and webpinfo, which read back the metadata
+# `strip = false` keeps, and gifsicle, which writes the animation tests' disposal variants (and is
+# the animation benchmark's peer).
 DARKROOM_TEST_PACKAGES=(
     "${DARKROOM_BUILD_PACKAGES[@]}"
-    python3 python3-h2 python3-pip imagemagick memcached systemd libimage-exiftool-perl webp
+    python3 python3-h2 python3-pip imagemagick memcached systemd libimage-exiftool-perl webp gifsicle
 )
 
 # The S3-compatible server the s3:// source tests start (moto's server mode checks SigV4).

@@ -98,6 +98,40 @@ struct AnimationTests {
         }
     }
 
+    /// The sample GIF rewritten by gifsicle with another disposal on every frame after the first
+    /// (its frames are 10×25 rectangles at (4, 0) with a transparent colour, so the disposal
+    /// changes what shows), interlaced: composed as ImageMagick composes it. (The first frame keeps
+    /// its own: "previous" on a first frame restores the empty canvas in browsers, the first frame
+    /// in ImageMagick.)
+    @Test("frames disposed of to the background or to the previous canvas, interlaced, compose as ImageMagick's -coalesce", arguments: [
+        "background", "previous",
+    ])
+    func disposals(disposal: String) async throws {
+        let folder = try TemporaryDirectory(prefix: "darkroom-disposal")
+        let variant = folder.path("tiny-\(disposal).gif")
+        let sample = Fixtures.path("../../Samples/tiny.gif")
+        let made = try await ChildProcess.run(
+            "/usr/bin/gifsicle",
+            ["--interlace", sample, "#0", "--disposal=\(disposal)", sample, "#1-", "-o", variant])
+        #expect(made.status == 0, "\(made.output)")
+        let decoded = try registry.decode(Array(try Data(contentsOf: URL(fileURLWithPath: variant))))
+        #expect(decoded.animation?.timings.dropFirst().allSatisfy { $0.disposal.rawValue == (disposal == "background" ? 2 : 3) } == true)
+        let written = try await ChildProcess.run("/usr/bin/convert", [variant, "-coalesce", folder.path("frame-%03d.png")])
+        #expect(written.status == 0, "\(written.output)")
+        var differing = 0
+        for (index, frame) in Self.frames(of: decoded).enumerated() {
+            let png = folder.path(String(format: "frame-%03d.png", index))
+            let reference = try registry.decode(Array(try Data(contentsOf: URL(fileURLWithPath: png))))
+            for y in 0..<frame.height {
+                for x in 0..<frame.width {
+                    let a = frame.pixel(x: x, y: y), b = reference.pixel(x: x, y: y)
+                    if a.a != b.a || (a.a == 255 && a != b) { differing += 1 }
+                }
+            }
+        }
+        #expect(differing == 0)
+    }
+
     @Test("a filter chain runs on every frame; the timing stays")
     func filtersEveryFrame() throws {
         let original = try Self.animation()
