@@ -9,7 +9,8 @@ import DarkroomCore
 ///   a still GIF, or `animated: false`, is left to ``GDDecoder`` (its first frame).
 /// - **Composition:** the canvas starts transparent; each frame is drawn over it (its
 ///   transparent index left out), the result is the frame, then its disposal clears the
-///   frame's area or restores the canvas before it. Delays (hundredths of a second, kept
+///   frame's area or restores the canvas before it (a first frame's "previous" restores the
+///   empty canvas, as browsers do; ImageMagick keeps the frame). Delays (hundredths of a second, kept
 ///   as milliseconds), disposals and the loop count go into `Image.animation`.
 /// - **Limits:** the frame count and all frames' pixels together are checked
 ///   (`DecodeLimits.check(frames:of:format:)`) before any pixel is allocated, and each
