@@ -100,3 +100,33 @@ struct OriginAnimationTests {
         #expect(try Registry.standard.decode(second.body).animation == nil)
     }
 }
+
+// MARK: - From the caches
+
+@Suite("an animation rendered as its first frame says so again when the answer comes from the memory or the disk layer")
+struct CachedFlatteningTests {
+    @Test("X-Darkroom-Animation on a memory hit, and on a disk hit after a restart")
+    func fromCaches() async throws {
+        let (root, config) = try ServerAnimationTests.folders()
+        let cache = try TemporaryDirectory(prefix: "darkroom-animation-cache")
+        try "[caches.disk]\npath = \"\(cache.url.path)\"\n".write(toFile: config.path("20-caches.toml"), atomically: true, encoding: .utf8)
+        let arguments = ["--config", config.url.path, "--root", root.url.path]
+        let server = try await ServerProcess.start(arguments)
+        let rendered = try await RawHTTPClient.send("GET", "/still/tiny.gif", port: server.port)
+        #expect(rendered.header("X-Darkroom-Cache") == "rendered")
+        let fromMemory = try await RawHTTPClient.send("GET", "/still/tiny.gif", port: server.port)
+        #expect(fromMemory.header("X-Darkroom-Cache") == "memory")
+        #expect(fromMemory.header("X-Darkroom-Animation") == rendered.header("X-Darkroom-Animation"))
+        #expect(fromMemory.header("X-Darkroom-Animation")?.hasPrefix("first-frame; 24 frames") == true)
+        let moving = try await RawHTTPClient.send("GET", "/moving/tiny.gif", port: server.port)
+        let movingAgain = try await RawHTTPClient.send("GET", "/moving/tiny.gif", port: server.port)
+        #expect(moving.header("X-Darkroom-Animation") == nil && movingAgain.header("X-Darkroom-Animation") == nil)
+        #expect(try await server.stop() == 0)
+
+        let restarted = try await ServerProcess.start(arguments)
+        let fromDisk = try await RawHTTPClient.send("GET", "/still/tiny.gif", port: restarted.port)
+        #expect(fromDisk.header("X-Darkroom-Cache") == "disk")
+        #expect(fromDisk.header("X-Darkroom-Animation")?.hasPrefix("first-frame; 24 frames") == true)
+        #expect(try await restarted.stop() == 0)
+    }
+}

@@ -61,7 +61,8 @@ public struct CachingRenderer: Sendable {
         for target in targets where found[target.identifier] == nil && !missing.contains(where: { $0.identifier == target.identifier }) {
             if let (hit, layer) = try cached(Self.key(source: source, target: target)) {
                 found[target.identifier] = Output(
-                    name: target.name, identifier: target.identifier, bytes: hit.bytes, format: hit.format, layer: Layer(layer))
+                    name: target.name, identifier: target.identifier, bytes: hit.bytes, format: hit.format, layer: Layer(layer),
+                    flattenedAnimation: hit.flattenedAnimation)
             } else {
                 missing.append(target)
             }
@@ -70,11 +71,13 @@ public struct CachingRenderer: Sendable {
             let rendered = try renderer.locating(source).render(source.read(), targets: missing, counters: counters)
             var stores: [(CachedImage, CacheKey)] = []
             for (target, result) in zip(missing, rendered) {
-                stores.append((CachedImage(bytes: result.bytes, format: result.format), Self.key(source: source, target: target)))
+                let flattened = (try? renderer.registry.encoder(for: result.format))
+                    .flatMap { AnimationFlattening(image: result.image, encoder: $0) }
+                let value = CachedImage(bytes: result.bytes, format: result.format, flattenedFrames: flattened?.frameCount)
+                stores.append((value, Self.key(source: source, target: target)))
                 found[target.identifier] = Output(
                     name: target.name, identifier: target.identifier, bytes: result.bytes, format: result.format, layer: .rendered,
-                    flattenedAnimation: (try? renderer.registry.encoder(for: result.format))
-                        .flatMap { AnimationFlattening(image: result.image, encoder: $0) })
+                    flattenedAnimation: flattened)
             }
             store(stores)
         }

@@ -239,7 +239,10 @@ public final class ImagePipeline: Sendable {
         _ hit: CachedImage, layer: ImageResponse.CacheLayer, location: String, variant: String
     ) -> ImageResponse {
         var response = ImageResponse(location: location, variant: variant, bytes: hit.bytes, format: hit.format, cacheLayer: layer)
-        if hit.origin != nil { response.freshness = hit.freshness }
+        if hit.origin != nil {
+            response.freshness = hit.freshness
+            response.flattenedAnimation = hit.flattenedAnimation
+        }
         return response
     }
 

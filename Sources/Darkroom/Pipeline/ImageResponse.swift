@@ -64,9 +64,10 @@ public struct ImageResponse: Sendable {
     /// `Cache-Control`/`Expires`, less the time since): a server never promises its clients
     /// more. `nil` when the source said nothing (files, origins without freshness).
     public var freshness: Int?
-    /// Set when the bytes were rendered now from an animated source into a format that cannot
-    /// animate, so they hold its first frame (the server says so in `X-Darkroom-Animation`).
-    /// `nil` for still sources, animated outputs, and answers from a cache.
+    /// Set when the bytes are a render of an animated source into a format that cannot animate,
+    /// so they hold its first frame (the server says so in `X-Darkroom-Animation`): rendered now,
+    /// or from a layer that keeps the note (memory, disk). `nil` for still sources and animated
+    /// outputs.
     public var flattenedAnimation: AnimationFlattening?
 
     /// Creates a response of `bytes` in `format` for `variant` of `location`, answered by

@@ -56,7 +56,9 @@ extension PipelineCore {
         guard !caches.isEmpty else { return nil }
         var stale: (RenderOutcome, CachedImage)?
         if let (hit, layer) = caches.immediateValue(for: key) {
-            let outcome = RenderOutcome(bytes: hit.bytes, format: hit.format, image: nil, layer: .init(layer), freshness: hit.freshness)
+            let outcome = RenderOutcome(
+                bytes: hit.bytes, format: hit.format, image: nil, layer: .init(layer), freshness: hit.freshness,
+                flattened: hit.flattenedAnimation)
             guard hit.isStale else { return (outcome, hit) }
             stale = (outcome, hit)
         }
@@ -71,7 +73,10 @@ extension PipelineCore {
             }
         }
         guard let (hit, layer) = found, !(hit.isStale && stale != nil) else { return stale }
-        return (RenderOutcome(bytes: hit.bytes, format: hit.format, image: nil, layer: .init(layer), freshness: hit.freshness), hit)
+        let outcome = RenderOutcome(
+            bytes: hit.bytes, format: hit.format, image: nil, layer: .init(layer), freshness: hit.freshness,
+            flattened: hit.flattenedAnimation)
+        return (outcome, hit)
     }
 
     // MARK: - Revalidating
@@ -94,7 +99,8 @@ extension PipelineCore {
             if Self.allowsStale(error), let left = entry.secondsFresh(), left + configuration.staleIfError > 0 {
                 metrics.revalidation("stale")
                 logger.notice("source failed; serving the stale render: \(error)", metadata: metadata(source, .render, variant: nil))
-                return RenderOutcome(bytes: hit.bytes, format: hit.format, image: nil, layer: hit.layer, freshness: 0)
+                return RenderOutcome(
+                    bytes: hit.bytes, format: hit.format, image: nil, layer: hit.layer, freshness: 0, flattened: hit.flattened)
             }
             metrics.revalidation("error")
             throw error
@@ -106,13 +112,17 @@ extension PipelineCore {
             data.etag = answer.etag ?? entry.etag
             data.lastModified = answer.lastModified ?? entry.lastModified
             data.maxAge = answer.maxAge ?? entry.maxAge
-            let renewed = CachedImage.render(entry.bytes, format: entry.format, of: data, maximum: configuration.maximumFreshness)
+            let renewed = CachedImage.render(
+                entry.bytes, format: entry.format, of: data, maximum: configuration.maximumFreshness,
+                flattenedFrames: entry.flattenedFrames)
             if data.noStore {
                 await removeEverywhere(cacheKey)
             } else {
                 await store(renewed, for: cacheKey)
             }
-            return RenderOutcome(bytes: entry.bytes, format: entry.format, image: nil, layer: hit.layer, freshness: renewed.freshness)
+            return RenderOutcome(
+                bytes: entry.bytes, format: entry.format, image: nil, layer: hit.layer, freshness: renewed.freshness,
+                flattened: entry.flattenedAnimation)
         case let .loaded(data):
             metrics.revalidation("modified")
             lock.run { _ in prefetched[source.sessionKey] = data }
@@ -169,7 +179,9 @@ extension PipelineCore {
             return (encoded, data)
         }
         // Renders of bytes the source forbids keeping are not kept either.
-        let value = CachedImage.render(encoded.bytes, format: encoded.format, of: data, maximum: configuration.maximumFreshness)
+        let value = CachedImage.render(
+            encoded.bytes, format: encoded.format, of: data, maximum: configuration.maximumFreshness,
+            flattenedFrames: encoded.flattened?.frameCount)
         if !data.noStore { await store(value, for: cacheKey) }
         logger.debug("rendered", metadata: metadata(source, .render, variant: target.target.name))
         return RenderOutcome(
@@ -203,7 +215,8 @@ extension PipelineCore {
                         await configuration.caches.fill(found, for: cacheKey, above: index)
                     }
                     return RenderOutcome(
-                        bytes: found.bytes, format: found.format, image: nil, layer: .init(leasing.name), freshness: found.freshness)
+                        bytes: found.bytes, format: found.format, image: nil, layer: .init(leasing.name), freshness: found.freshness,
+                        flattened: found.flattenedAnimation)
                 }
             }
             guard ContinuousClock.now < giveUp else { return try await work() }

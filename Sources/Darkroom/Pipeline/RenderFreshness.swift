@@ -29,11 +29,13 @@ extension CachedImage {
 
     /// The entry for a render of `data`: its bytes with `data`'s validators and freshness
     /// (capped at `maximum` seconds), stored now; a bare entry when `data` has no freshness.
-    static func render(_ bytes: [UInt8], format: ImageFormat, of data: SourceData, maximum: Int?) -> CachedImage {
-        guard var maxAge = data.maxAge else { return CachedImage(bytes: bytes, format: format) }
+    static func render(
+        _ bytes: [UInt8], format: ImageFormat, of data: SourceData, maximum: Int?, flattenedFrames: Int? = nil
+    ) -> CachedImage {
+        guard var maxAge = data.maxAge else { return CachedImage(bytes: bytes, format: format, flattenedFrames: flattenedFrames) }
         if let maximum { maxAge = min(maxAge, maximum) }
         return CachedImage(
             bytes: bytes, format: format, etag: data.etag, lastModified: data.lastModified, maxAge: maxAge,
-            storedAt: Date().timeIntervalSince1970)
+            storedAt: Date().timeIntervalSince1970, flattenedFrames: flattenedFrames)
     }
 }

@@ -17,7 +17,8 @@ extension DiskCache: ImageCache {
         guard let entry = entry(for: key), let format = entry.format else { return nil }
         return CachedImage(
             bytes: entry.bytes, format: format, contentType: entry.contentType, etag: entry.etag,
-            lastModified: entry.lastModified, maxAge: entry.maxAge, storedAt: entry.created.timeIntervalSince1970)
+            lastModified: entry.lastModified, maxAge: entry.maxAge, storedAt: entry.created.timeIntervalSince1970,
+            flattenedFrames: entry.flattenedFrames)
     }
 
     /// Stores `image` (a render or an original with its metadata).
@@ -26,7 +27,7 @@ extension DiskCache: ImageCache {
         let entry = DiskCacheEntry(
             bytes: image.bytes, format: image.format, contentType: image.contentType, etag: image.etag,
             lastModified: image.lastModified, maxAge: image.maxAge,
-            created: image.storedAt.map { Date(timeIntervalSince1970: $0) } ?? Date())
+            created: image.storedAt.map { Date(timeIntervalSince1970: $0) } ?? Date(), flattenedFrames: image.flattenedFrames)
         try store(entry, for: key)
     }
 

@@ -45,7 +45,8 @@ import Darwin
 /// 26  2  field count N
 /// 28  …  N fields: tag (1 byte), length (4 bytes), UTF-8 text. Tags: 1 key text (required,
 ///        must equal the key asked for), 2 image format, 3 content type, 4 ETag,
-///        5 Last-Modified, 6 max-age (decimal seconds); unknown tags are skipped
+///        5 Last-Modified, 6 max-age (decimal seconds), 7 the frame count of an animation
+///        rendered as its first frame alone (decimal); unknown tags are skipped
 /// H-32 32 SHA-256 of bytes [0, H-32) followed by the payload
 ///  H  P  payload (the encoded image)
 /// ```

@@ -28,6 +28,8 @@ public struct DiskCacheEntry: Sendable, Equatable {
     public var lastModified: String?
     /// The origin's `Cache-Control: max-age` in seconds, for originals.
     public var maxAge: Int?
+    /// For a render of an animation's first frame alone: the animation's frame count.
+    public var flattenedFrames: Int?
     /// When the value was produced. Also the entry file's modification time, which the
     /// cache's own `maxAge` is measured from.
     public var created: Date
@@ -41,7 +43,8 @@ public struct DiskCacheEntry: Sendable, Equatable {
         etag: String? = nil,
         lastModified: String? = nil,
         maxAge: Int? = nil,
-        created: Date = Date()
+        created: Date = Date(),
+        flattenedFrames: Int? = nil
     ) {
         self.bytes = bytes
         self.format = format
@@ -50,5 +53,6 @@ public struct DiskCacheEntry: Sendable, Equatable {
         self.lastModified = lastModified
         self.maxAge = maxAge
         self.created = created
+        self.flattenedFrames = flattenedFrames
     }
 }

@@ -24,6 +24,7 @@ enum DiskEntryCodec {
         case etag = 4
         case lastModified = 5
         case maxAge = 6
+        case flattenedFrames = 7
     }
 
     /// Why a file failed verification (it is then deleted and counted as a miss).
@@ -42,6 +43,7 @@ enum DiskEntryCodec {
         if let etag = entry.etag { fields.append((.etag, etag)) }
         if let lastModified = entry.lastModified { fields.append((.lastModified, lastModified)) }
         if let maxAge = entry.maxAge { fields.append((.maxAge, String(maxAge))) }
+        if let frames = entry.flattenedFrames { fields.append((.flattenedFrames, String(frames))) }
 
         var body: [UInt8] = []
         for (tag, text) in fields {
@@ -152,6 +154,12 @@ enum DiskEntryCodec {
         if let maxAge = fields[Tag.maxAge.rawValue] {
             guard let seconds = Int(maxAge) else { return .failure(Corruption(reason: "max-age '\(maxAge)' is not a number")) }
             entry.maxAge = seconds
+        }
+        if let frames = fields[Tag.flattenedFrames.rawValue] {
+            guard let count = Int(frames), count > 1 else {
+                return .failure(Corruption(reason: "flattened frame count '\(frames)' is not a number above 1"))
+            }
+            entry.flattenedFrames = count
         }
         return .success(entry)
     }

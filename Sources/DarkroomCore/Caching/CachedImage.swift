@@ -21,15 +21,28 @@ public struct CachedImage: Sendable, Hashable {
 
     /// Builds a cached value from encoded `bytes` in `format`; the other parameters become its
     /// ``origin`` metadata, which is `nil` when all of them are (the default, for a bare render).
+    /// `flattenedFrames` is set for a render of an animation into a format that cannot animate.
     public init(
         bytes: [UInt8], format: ImageFormat, contentType: String? = nil, etag: String? = nil,
-        lastModified: String? = nil, maxAge: Int? = nil, storedAt: Double? = nil
+        lastModified: String? = nil, maxAge: Int? = nil, storedAt: Double? = nil, flattenedFrames: Int? = nil
     ) {
         self.bytes = bytes
         self.format = format
         let any = contentType != nil || etag != nil || lastModified != nil || maxAge != nil || storedAt != nil
+            || flattenedFrames != nil
         self.origin = any
-            ? Origin(contentType: contentType, etag: etag, lastModified: lastModified, maxAge: maxAge, storedAt: storedAt) : nil
+            ? Origin(
+                contentType: contentType, etag: etag, lastModified: lastModified, maxAge: maxAge, storedAt: storedAt,
+                flattenedFrames: flattenedFrames) : nil
+    }
+
+    /// The frame count of the animated source when these bytes are a render of its first frame
+    /// alone (the format cannot animate); `nil` otherwise.
+    public var flattenedFrames: Int? { origin?.flattenedFrames }
+
+    /// ``flattenedFrames`` as the render reported it.
+    public var flattenedAnimation: AnimationFlattening? {
+        flattenedFrames.map { AnimationFlattening(frameCount: $0, format: format) }
     }
 
     /// The origin's media type (`Content-Type`), for originals.
@@ -58,18 +71,26 @@ public struct CachedImage: Sendable, Hashable {
         public let maxAge: Int?
         /// When the value was stored, in seconds since 1970; `nil` when the layer does not keep it.
         public let storedAt: Double?
+        /// A render's note that its animated source had this many frames and only the first
+        /// was written (``CachedImage/flattenedFrames``).
+        public let flattenedFrames: Int?
 
         /// Builds the metadata from what the origin said; each value is `nil` when it was not given.
-        public init(contentType: String?, etag: String?, lastModified: String?, maxAge: Int?, storedAt: Double?) {
+        public init(
+            contentType: String?, etag: String?, lastModified: String?, maxAge: Int?, storedAt: Double?,
+            flattenedFrames: Int? = nil
+        ) {
             self.contentType = contentType
             self.etag = etag
             self.lastModified = lastModified
             self.maxAge = maxAge
             self.storedAt = storedAt
+            self.flattenedFrames = flattenedFrames
         }
 
         public static func == (a: Origin, b: Origin) -> Bool {
             (a.contentType, a.etag, a.lastModified, a.maxAge, a.storedAt) == (b.contentType, b.etag, b.lastModified, b.maxAge, b.storedAt)
+                && a.flattenedFrames == b.flattenedFrames
         }
 
         public func hash(into hasher: inout Hasher) {
@@ -78,6 +99,7 @@ public struct CachedImage: Sendable, Hashable {
             hasher.combine(lastModified)
             hasher.combine(maxAge)
             hasher.combine(storedAt)
+            hasher.combine(flattenedFrames)
         }
     }
 }
