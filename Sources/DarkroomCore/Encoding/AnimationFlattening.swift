@@ -2,7 +2,8 @@
 
 /// An animated image written as its first frame, because the output format (or its encoder)
 /// cannot animate: what a render reports, so the CLI can warn and the server can say so in a
-/// response header (`X-Darkroom-Animation: first-frame`), instead of flattening silently.
+/// response header (`X-Darkroom-Animation: first-frame`), instead of flattening silently. Cache
+/// layers that keep ``CachedImage/flattenedFrames`` (memory, disk) report it again on a hit.
 ///
 /// ```swift
 /// if let flattened = AnimationFlattening(image: animatedGIF, encoder: jpegEncoder) {
