@@ -158,6 +158,7 @@ let package = Package(
                 "CThreadPlacement",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // What the two tools share outside the engine: batch jobs and their schedule, file

@@ -39,6 +39,7 @@ struct ImageServerResponseTests {
         #expect(second.body == first.body)
         #expect(second.header("ETag") == first.header("ETag"))
         #expect(first.header("ETag") == EntityTag(body: first.body).value)
+        #expect(EntityTag(digest: ContentDigest.of(first.body)) == EntityTag(body: first.body))
     }
 
     @Test("X-Darkroom-Cache names the layer that answered by its [caches.NAME] table")

@@ -158,8 +158,9 @@ public struct CacheLayers: Sendable {
                 continue
             }
             observe(layer.name, .hit)
-            await fill(hit, for: key, above: index)
-            return (hit, layer.name)
+            let filled = digestedForFilling(hit, above: index)
+            await fill(filled, for: key, above: index)
+            return (filled, layer.name)
         }
         return nil
     }
@@ -168,9 +169,17 @@ public struct CacheLayers: Sendable {
 
     /// Stores a hit of the layer at `index` in every layer above it (failures only lose entries).
     func fill(_ image: CachedImage, for key: CacheKey, above index: Int) async {
+        let image = digestedForFilling(image, above: index)
         for above in layers[..<index] {
             try? await above.cache.store(image, for: key)
         }
+    }
+
+    /// `image` with its digest computed when it is about to be copied into an immediate
+    /// layer (which every layer above `index` is when there are any): a memory hit then never
+    /// hashes its bytes (``ContentDigest``).
+    func digestedForFilling(_ image: CachedImage, above index: Int) -> CachedImage {
+        index > 0 && immediateCount > 0 ? image.digested() : image
     }
 
     /// The position of the layer named `name`, if any.

@@ -223,8 +223,26 @@ public final class ImagePipeline: Sendable {
         guard let target = try? prepared(named: variant), let source = try? resolve(location),
             let (hit, layer) = configuration.caches.immediateValue(for: target.cacheKey(for: source))
         else { return nil }
-        return ImageResponse(
+        var response = ImageResponse(
             location: location, variant: variant, bytes: hit.bytes, format: hit.format, cacheLayer: .init(layer))
+        response.contentDigest = hit.digest
+        return response
+    }
+
+    /// A fresh memory hit for a variant, looked up without suspending and counted as a memory
+    /// hit (a miss is not counted: the caller goes on to ``image(for:variant:priority:)``,
+    /// which counts it). `nil` on a miss, a stale entry, or a location or variant that cannot
+    /// be resolved (``image(for:variant:priority:)`` then says why).
+    ///
+    /// What a server tries first, so that a hit costs no task of its own:
+    /// ```swift
+    /// let response = try pipeline.memoryHit(for: path, variant: "thumb") ?? await pipeline.image(for: path, variant: "thumb")
+    /// ```
+    public func memoryHit(for location: String, variant: String) -> ImageResponse? {
+        guard hasImmediateLayer, let target = targets[variant], let source = try? resolve(location),
+            let (hit, layer) = immediateValue(target.cacheKey(for: source), countingMisses: false)
+        else { return nil }
+        return Self.response(hit, layer: layer, location: location, variant: variant)
     }
 
     /// The immediate layers' copy (memory), counted as a memory hit or miss; `nil` on a miss
@@ -242,6 +260,7 @@ public final class ImagePipeline: Sendable {
         if hit.origin != nil {
             response.freshness = hit.freshness
             response.flattenedAnimation = hit.flattenedAnimation
+            response.contentDigest = hit.digest
         }
         return response
     }
@@ -249,7 +268,7 @@ public final class ImagePipeline: Sendable {
     /// The immediate layers' value (memory), counted as a memory hit or miss; `nil` on a miss
     /// and when no layer answers immediately. The first layer is asked directly.
     @inline(__always)
-    private func immediateValue(_ key: CacheKey) -> (CachedImage, ImageResponse.CacheLayer)? {
+    private func immediateValue(_ key: CacheKey, countingMisses: Bool = true) -> (CachedImage, ImageResponse.CacheLayer)? {
         guard hasImmediateLayer else { return nil }
         // A render whose source's freshness ran out is not a hit here: its job revalidates it.
         if let cache = firstImmediate, let hit = cache.immediateValue(for: key), !hit.isStale {
@@ -259,7 +278,7 @@ public final class ImagePipeline: Sendable {
         guard let (hit, layer) = configuration.caches.immediateValue(for: key, after: firstImmediate == nil ? 0 : 1),
             !hit.isStale
         else {
-            core.metrics.memoryMisses.increment()
+            if countingMisses { core.metrics.memoryMisses.increment() }
             return nil
         }
         core.metrics.memoryHits.increment()

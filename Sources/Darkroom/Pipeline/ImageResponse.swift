@@ -69,6 +69,10 @@ public struct ImageResponse: Sendable {
     /// or from a layer that keeps the note (memory, disk). `nil` for still sources and animated
     /// outputs.
     public var flattenedAnimation: AnimationFlattening?
+    /// The digest of ``bytes`` (``ContentDigest``) when the pipeline already had it: renders it
+    /// rendered or stored, and hits from layers that keep it (memory). `nil` otherwise; compute
+    /// it with `ContentDigest.of(response.bytes)`. The server's `ETag` is this digest.
+    public var contentDigest: String?
 
     /// Creates a response of `bytes` in `format` for `variant` of `location`, answered by
     /// `cacheLayer`; ``freshness`` starts as `nil`.

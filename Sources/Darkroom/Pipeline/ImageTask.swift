@@ -98,6 +98,7 @@ public final class ImageTask: @unchecked Sendable {  // mutable state guarded by
             var delivered = response
             delivered.freshness = rendered.freshness
             delivered.flattenedAnimation = rendered.flattened
+            delivered.contentDigest = rendered.digest
             if request.wantsImage, delivered.image == nil {
                 decodeThenComplete(delivered, &effects)
             } else {

@@ -58,7 +58,7 @@ extension PipelineCore {
         if let (hit, layer) = caches.immediateValue(for: key) {
             let outcome = RenderOutcome(
                 bytes: hit.bytes, format: hit.format, image: nil, layer: .init(layer), freshness: hit.freshness,
-                flattened: hit.flattenedAnimation)
+                flattened: hit.flattenedAnimation, digest: hit.digest)
             guard hit.isStale else { return (outcome, hit) }
             stale = (outcome, hit)
         }
@@ -75,7 +75,7 @@ extension PipelineCore {
         guard let (hit, layer) = found, !(hit.isStale && stale != nil) else { return stale }
         let outcome = RenderOutcome(
             bytes: hit.bytes, format: hit.format, image: nil, layer: .init(layer), freshness: hit.freshness,
-            flattened: hit.flattenedAnimation)
+            flattened: hit.flattenedAnimation, digest: hit.digest)
         return (outcome, hit)
     }
 
@@ -100,7 +100,8 @@ extension PipelineCore {
                 metrics.revalidation("stale")
                 logger.notice("source failed; serving the stale render: \(error)", metadata: metadata(source, .render, variant: nil))
                 return RenderOutcome(
-                    bytes: hit.bytes, format: hit.format, image: nil, layer: hit.layer, freshness: 0, flattened: hit.flattened)
+                    bytes: hit.bytes, format: hit.format, image: nil, layer: hit.layer, freshness: 0, flattened: hit.flattened,
+                    digest: hit.digest)
             }
             metrics.revalidation("error")
             throw error
@@ -114,7 +115,7 @@ extension PipelineCore {
             data.maxAge = answer.maxAge ?? entry.maxAge
             let renewed = CachedImage.render(
                 entry.bytes, format: entry.format, of: data, maximum: configuration.maximumFreshness,
-                flattenedFrames: entry.flattenedFrames)
+                flattenedFrames: entry.flattenedFrames, digest: entry.digest)
             if data.noStore {
                 await removeEverywhere(cacheKey)
             } else {
@@ -122,7 +123,7 @@ extension PipelineCore {
             }
             return RenderOutcome(
                 bytes: entry.bytes, format: entry.format, image: nil, layer: hit.layer, freshness: renewed.freshness,
-                flattened: entry.flattenedAnimation)
+                flattened: entry.flattenedAnimation, digest: renewed.digest)
         case let .loaded(data):
             metrics.revalidation("modified")
             lock.run { _ in prefetched[source.sessionKey] = data }
@@ -186,7 +187,7 @@ extension PipelineCore {
         logger.debug("rendered", metadata: metadata(source, .render, variant: target.target.name))
         return RenderOutcome(
             bytes: encoded.bytes, format: encoded.format, image: encoded.image, layer: .rendered,
-            freshness: data.noStore ? 0 : value.freshness, flattened: encoded.flattened)
+            freshness: data.noStore ? 0 : value.freshness, flattened: encoded.flattened, digest: value.digest)
     }
 
     // MARK: - Once per cluster
@@ -211,12 +212,14 @@ extension PipelineCore {
                 if let found = try? await withTaskExecutorPreference(threads.io, operation: { try await layer.value(for: cacheKey) }),
                     !found.isStale {
                     metrics.lookup(leasing.name, "hit")
+                    var found = found
                     if let index = configuration.caches.index(of: leasing.name) {
+                        found = configuration.caches.digestedForFilling(found, above: index)
                         await configuration.caches.fill(found, for: cacheKey, above: index)
                     }
                     return RenderOutcome(
                         bytes: found.bytes, format: found.format, image: nil, layer: .init(leasing.name), freshness: found.freshness,
-                        flattened: found.flattenedAnimation)
+                        flattened: found.flattenedAnimation, digest: found.digest)
                 }
             }
             guard ContinuousClock.now < giveUp else { return try await work() }

@@ -87,6 +87,8 @@ struct RenderOutcome: Sendable {
     var freshness: Int? = nil
     /// Set when rendered now from an animation its format cannot hold (``ImageResponse/flattenedAnimation``).
     var flattened: AnimationFlattening? = nil
+    /// The bytes' digest when known (``ImageResponse/contentDigest``).
+    var digest: String? = nil
 }
 
 // MARK: - SourceSession

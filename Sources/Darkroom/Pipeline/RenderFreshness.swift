@@ -28,14 +28,19 @@ extension CachedImage {
     var freshness: Int? { secondsFresh().map { max(0, Int($0.rounded(.down))) } }
 
     /// The entry for a render of `data`: its bytes with `data`'s validators and freshness
-    /// (capped at `maximum` seconds), stored now; a bare entry when `data` has no freshness.
+    /// (capped at `maximum` seconds), stored now, and their digest (`digest`, computed here
+    /// when not given); without `data`'s freshness otherwise.
     static func render(
-        _ bytes: [UInt8], format: ImageFormat, of data: SourceData, maximum: Int?, flattenedFrames: Int? = nil
+        _ bytes: [UInt8], format: ImageFormat, of data: SourceData, maximum: Int?, flattenedFrames: Int? = nil,
+        digest: String? = nil
     ) -> CachedImage {
-        guard var maxAge = data.maxAge else { return CachedImage(bytes: bytes, format: format, flattenedFrames: flattenedFrames) }
+        let digest = digest ?? ContentDigest.of(bytes)
+        guard var maxAge = data.maxAge else {
+            return CachedImage(bytes: bytes, format: format, flattenedFrames: flattenedFrames, digest: digest)
+        }
         if let maximum { maxAge = min(maxAge, maximum) }
         return CachedImage(
             bytes: bytes, format: format, etag: data.etag, lastModified: data.lastModified, maxAge: maxAge,
-            storedAt: Date().timeIntervalSince1970, flattenedFrames: flattenedFrames)
+            storedAt: Date().timeIntervalSince1970, flattenedFrames: flattenedFrames, digest: digest)
     }
 }

@@ -16,25 +16,41 @@ public struct CachedImage: Sendable, Hashable {
     public var bytes: [UInt8]
     /// The format the bytes are encoded in.
     public var format: ImageFormat
-    /// What the origin said about the bytes (originals only); `nil` for renders.
+    /// What the origin said about the bytes (originals), a render's notes (its source's
+    /// freshness, a flattened animation, its ``digest``); `nil` when there is none.
     public var origin: Origin?
 
     /// Builds a cached value from encoded `bytes` in `format`; the other parameters become its
     /// ``origin`` metadata, which is `nil` when all of them are (the default, for a bare render).
-    /// `flattenedFrames` is set for a render of an animation into a format that cannot animate.
+    /// `flattenedFrames` is set for a render of an animation into a format that cannot animate;
+    /// `digest` is the bytes' digest when the caller computed it (``digest``).
     public init(
         bytes: [UInt8], format: ImageFormat, contentType: String? = nil, etag: String? = nil,
-        lastModified: String? = nil, maxAge: Int? = nil, storedAt: Double? = nil, flattenedFrames: Int? = nil
+        lastModified: String? = nil, maxAge: Int? = nil, storedAt: Double? = nil, flattenedFrames: Int? = nil,
+        digest: String? = nil
     ) {
         self.bytes = bytes
         self.format = format
         let any = contentType != nil || etag != nil || lastModified != nil || maxAge != nil || storedAt != nil
-            || flattenedFrames != nil
+            || flattenedFrames != nil || digest != nil
         self.origin = any
             ? Origin(
                 contentType: contentType, etag: etag, lastModified: lastModified, maxAge: maxAge, storedAt: storedAt,
-                flattenedFrames: flattenedFrames) : nil
+                flattenedFrames: flattenedFrames, digest: digest) : nil
     }
+
+    /// This value with ``digest`` set to `digest` (the other metadata kept).
+    public func withDigest(_ digest: String) -> CachedImage {
+        CachedImage(
+            bytes: bytes, format: format, contentType: contentType, etag: etag, lastModified: lastModified,
+            maxAge: maxAge, storedAt: storedAt, flattenedFrames: flattenedFrames, digest: digest)
+    }
+
+    /// A digest of ``bytes`` computed once, when the value was made, so that a server need not
+    /// hash the bytes again on every hit (its `ETag`); `nil` when nobody computed it (a layer
+    /// that does not keep it, a value made without it). Derived from the bytes, so it takes no
+    /// part in `==`.
+    public var digest: String? { origin?.digest }
 
     /// The frame count of the animated source when these bytes are a render of its first frame
     /// alone (the format cannot animate); `nil` otherwise.
@@ -59,7 +75,7 @@ public struct CachedImage: Sendable, Hashable {
 
     // MARK: - Origin
 
-    /// The metadata of a fetched original (immutable).
+    /// The metadata of a fetched original, or a render's notes (immutable).
     public final class Origin: Sendable, Hashable {
         /// The origin's media type (`Content-Type`), when it sent one.
         public let contentType: String?
@@ -74,11 +90,13 @@ public struct CachedImage: Sendable, Hashable {
         /// A render's note that its animated source had this many frames and only the first
         /// was written (``CachedImage/flattenedFrames``).
         public let flattenedFrames: Int?
+        /// The bytes' digest, when computed (``CachedImage/digest``).
+        public let digest: String?
 
         /// Builds the metadata from what the origin said; each value is `nil` when it was not given.
         public init(
             contentType: String?, etag: String?, lastModified: String?, maxAge: Int?, storedAt: Double?,
-            flattenedFrames: Int? = nil
+            flattenedFrames: Int? = nil, digest: String? = nil
         ) {
             self.contentType = contentType
             self.etag = etag
@@ -86,6 +104,7 @@ public struct CachedImage: Sendable, Hashable {
             self.maxAge = maxAge
             self.storedAt = storedAt
             self.flattenedFrames = flattenedFrames
+            self.digest = digest
         }
 
         public static func == (a: Origin, b: Origin) -> Bool {

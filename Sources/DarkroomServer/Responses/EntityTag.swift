@@ -1,12 +1,14 @@
-import Crypto
+import Darkroom
 
 // MARK: - EntityTag
 
 /// A strong `ETag` for a response body, and the `If-None-Match` check against it.
 ///
-/// The tag is the first 128 bits of the body's SHA-256, so it is the same for the same bytes
-/// in every process and after every restart (renders are deterministic), and changes whenever
-/// the bytes do — also when a remote source changed behind a cache.
+/// The tag is the body's `ContentDigest` (the first 128 bits of its SHA-256, in lowercase
+/// hex) in quotes, so it is the same for the same bytes in every process and after every
+/// restart (renders are deterministic), and changes whenever the bytes do — also when a
+/// remote source changed behind a cache. A response that carries its digest (a render, a
+/// memory hit) is tagged without hashing its bytes again.
 ///
 /// ```swift
 /// let tag = EntityTag(body: bytes)          // "\"5d41402abc4b2a76b9719d911017c592\""
@@ -16,15 +18,14 @@ public struct EntityTag: Sendable, Equatable {
     /// The header value, quotes included.
     public let value: String
 
-    /// The tag of `body`: the first 128 bits of its SHA-256 in lowercase hex, in quotes.
+    /// The tag of `body`: its `ContentDigest`, in quotes.
     public init(body: [UInt8]) {
-        let digest = SHA256.hash(data: body)
-        var hex = "\""
-        for byte in digest.prefix(16) {
-            hex.unicodeScalars.append(Self.digits[Int(byte >> 4)])
-            hex.unicodeScalars.append(Self.digits[Int(byte & 0xF)])
-        }
-        self.value = hex + "\""
+        self.init(digest: ContentDigest.of(body))
+    }
+
+    /// The tag of a body whose `ContentDigest` is `digest`.
+    public init(digest: String) {
+        self.value = "\"" + digest + "\""
     }
 
     /// Whether an `If-None-Match` header value names this tag (or is `*`): the weak
@@ -38,6 +39,4 @@ public struct EntityTag: Sendable, Equatable {
         }
         return false
     }
-
-    private static let digits: [Unicode.Scalar] = Array("0123456789abcdef".unicodeScalars)
 }

@@ -46,6 +46,32 @@ struct PipelineCacheTests {
         #expect(try await restarted.image(for: "cat.jpg", variant: "circle").cacheLayer == .rendered)
     }
 
+    @Test("a render carries its bytes' digest, and memory keeps it: hits from memory, and disk hits copied up, bring it")
+    func digests() async throws {
+        #expect(ContentDigest.of(Array("hello".utf8)) == "2cf24dba5fb0a30e26e83b2ac5b9e29e")
+        let folder = try photoFolder()
+        let cacheFolder = try TemporaryDirectory()
+        let files = try FileSource(root: folder.url.path)
+        let first = ImagePipeline(configuration: PipelineFixture.configuration(
+            source: files, disk: try DiskCache(directory: cacheFolder.url.path)))
+        let rendered = try await first.image(for: "cat.jpg", variant: "circle")
+        let memory = try await first.image(for: "cat.jpg", variant: "circle")
+        let expected = ContentDigest.of(rendered.bytes)
+        #expect(rendered.contentDigest == expected)
+        #expect(memory.cacheLayer == .memory && memory.contentDigest == expected)
+        #expect(first.cachedImage(for: "cat.jpg", variant: "circle")?.contentDigest == expected)
+
+        // The disk layer does not keep the digest; the copy into memory gets it.
+        let restarted = ImagePipeline(configuration: PipelineFixture.configuration(
+            source: files, disk: try DiskCache(directory: cacheFolder.url.path)))
+        let disk = try await restarted.image(for: "cat.jpg", variant: "circle")
+        #expect(disk.cacheLayer == .disk && disk.contentDigest == expected)
+        let filled = try await restarted.image(for: "cat.jpg", variant: "circle")
+        #expect(filled.cacheLayer == .memory && filled.contentDigest == expected)
+        let several = try await restarted.images(for: "cat.jpg", variants: ["circle", "rounded"])
+        #expect(several.map(\.contentDigest) == several.map { ContentDigest.of($0.bytes) })
+    }
+
     @Test("renders stored by CachingRenderer are found by the pipeline (same keys)")
     func sharedKeys() async throws {
         let folder = try photoFolder()
