@@ -1,4 +1,5 @@
 import Logging
+import Synchronization
 
 // MARK: - AccessLog
 
@@ -17,6 +18,8 @@ enum AccessLog {
     static func log(
         _ request: ImageServerRequest, _ response: ImageServerResponse, requestID: String, duration: Duration, to logger: Logger
     ) {
+        // Nothing is built for a line the level leaves out (it cost 4 % of a memory hit's CPU).
+        guard logger.logLevel <= (response.status >= 500 ? .notice : .info) else { return }
         let path = ImageServerHost.logSafe(request.path)
         var metadata: Logger.Metadata = [
             "request_id": .string(requestID),
@@ -48,7 +51,9 @@ enum AccessLog {
 
 /// The id of a request in the access log and in the `X-Request-ID` answer header: the
 /// client's (or proxy's) `X-Request-ID` when it is 1–128 characters of letters, digits and
-/// `-_.:`, otherwise a new random one (32 hexadecimal digits).
+/// `-_.:`, otherwise a new one (32 hexadecimal digits): a random 64-bit prefix drawn once per
+/// process, then a request counter through a bijective mixer, so new ids never repeat within
+/// a process and no request pays for random numbers (two `getrandom` calls each, before).
 ///
 /// ```swift
 /// RequestID.resolve("abc-123")   // "abc-123"
@@ -57,9 +62,23 @@ enum AccessLog {
 enum RequestID {
     static func resolve(_ given: String?) -> String {
         if let given, (1...128).contains(given.utf8.count), given.utf8.allSatisfy(isAllowed) { return given }
+        let count = counter.add(1, ordering: .relaxed).newValue
+        return hex(processPrefix) + hex(mixed(count))
+    }
+
+    private static let processPrefix: UInt64 = {
         var generator = SystemRandomNumberGenerator()
-        let high = generator.next() as UInt64, low = generator.next() as UInt64
-        return hex(high) + hex(low)
+        return generator.next()
+    }()
+
+    private static let counter = Atomic<UInt64>(0)
+
+    /// SplitMix64's finaliser: a bijection on 64-bit values, so distinct counts give distinct ids.
+    private static func mixed(_ value: UInt64) -> UInt64 {
+        var z = value &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 
     private static func isAllowed(_ byte: UInt8) -> Bool {
