@@ -40,7 +40,7 @@ public struct FileSource: ImageSource {
 
     /// Relative paths without a URL scheme.
     public func canLoad(_ location: String) -> Bool {
-        !location.isEmpty && !location.contains("://")
+        !location.isEmpty && !location.hasSchemeSeparator
     }
 
     public func load(_ location: String) async throws -> SourceData {

@@ -94,6 +94,8 @@ public enum ImageServerRoute: Sendable, Equatable {
     /// `https:/host/…` back to `https://host/…`: proxies and clients merge the slashes of a
     /// URL written into a path unescaped.
     static func restoringSchemeSlashes(_ source: String) -> String {
+        // Most sources are paths: one byte decides, before any string is built.
+        guard source.utf8.first == UInt8(ascii: "h") else { return source }
         for scheme in ["http:/", "https:/"] where source.hasPrefix(scheme) && !source.hasPrefix(scheme + "/") {
             return scheme + "/" + source.dropFirst(scheme.count)
         }

@@ -30,7 +30,7 @@ public struct PathSource: ImageSource {
 
     /// Plain paths: anything that is not a URL (`scheme://`).
     public func canLoad(_ location: String) -> Bool {
-        !location.isEmpty && !location.contains("://")
+        !location.isEmpty && !location.hasSchemeSeparator
     }
 
     public func identity(for location: String) throws -> (key: String, fingerprint: String?) {
