@@ -84,9 +84,35 @@ public struct ImageServer: Sendable {
         return response
     }
 
+    /// The answer to a request that a memory hit settles, made without suspending; `nil` when
+    /// the request needs more (a render, a slower layer, a failure to explain, anything but a
+    /// GET or HEAD of a configured variant), which ``respond(to:)`` then answers. A server host
+    /// tries this first, so a hit costs no task of its own.
+    ///
+    /// ```swift
+    /// let response = server.immediateResponse(to: request) ?? await server.respond(to: request)
+    /// ```
+    public func immediateResponse(to request: ImageServerRequest) -> ImageServerResponse? {
+        let isHead = request.method == "HEAD"
+        guard request.method == "GET" || isHead,
+            case let .image(variant, source)? = try? ImageServerRoute(path: Self.withoutQuery(request.path), signer: settings.signer),
+            !AdHocChain.isChain(variant), (try? checkAllowed(source)) != nil
+        else { return nil }
+        let rendered = negotiation?.variant(for: variant, accept: request.accept) ?? variant
+        guard let image = pipeline.memoryHit(for: source, variant: rendered) else { return nil }
+        let response = response(for: image, variant: variant, request: request, isHead: isHead)
+        settings.metrics?.record(status: response.status)
+        return response
+    }
+
+    /// A request path without its query.
+    private static func withoutQuery(_ path: String) -> String {
+        path.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(path[..<$0]) } ?? path
+    }
+
     private func answer(_ request: ImageServerRequest) async -> ImageServerResponse {
         let isHead = request.method == "HEAD"
-        let path = request.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let path = Self.withoutQuery(request.path)
         do {
             let route = try ImageServerRoute(path: path, signer: settings.signer)
             if route == .purge { return try await purge(request) }
@@ -119,9 +145,7 @@ public struct ImageServer: Sendable {
                 try checkAllowed(source)
                 let rendered = negotiation?.variant(for: variant, accept: request.accept) ?? variant
                 let image = try await pipeline.image(for: source, variant: rendered)
-                var response = response(for: image, ifNoneMatch: request.ifNoneMatch, isHead: isHead)
-                if negotiation?.negotiates(variant) == true { response.headers.append(("Vary", "Accept")) }
-                return response
+                return response(for: image, variant: variant, request: request, isHead: isHead)
             }
         } catch is CancellationError where Task.isCancelled {
             // The caller stopped waiting: over HTTP, the client closed the connection.
@@ -133,7 +157,7 @@ public struct ImageServer: Sendable {
 
     /// Refuses a source whose kind the settings switch off, saying how to switch it on.
     func checkAllowed(_ source: String) throws(ServerFailure) {
-        if let schemeEnd = source.firstRange(of: "://") {
+        if let schemeEnd = source.schemeSeparatorRange {
             let scheme = source[..<schemeEnd.lowerBound].lowercased()
             guard scheme == "http" || scheme == "https" else {
                 // A configured source kind's scheme (s3://): the source checks the rest (buckets).
@@ -148,9 +172,19 @@ public struct ImageServer: Sendable {
         }
     }
 
+    /// ``response(for:ifNoneMatch:isHead:)`` for the requested `variant`, saying `Vary: Accept`
+    /// when the server negotiates its format.
+    private func response(for image: ImageResponse, variant: String, request: ImageServerRequest, isHead: Bool) -> ImageServerResponse {
+        var response = response(for: image, ifNoneMatch: request.ifNoneMatch, isHead: isHead)
+        if negotiation?.negotiates(variant) == true { response.headers.append(("Vary", "Accept")) }
+        return response
+    }
+
     /// `200` with the bytes, or `304` when the client's tag matches.
     private func response(for image: ImageResponse, ifNoneMatch: String?, isHead: Bool) -> ImageServerResponse {
-        let tag = EntityTag(body: image.bytes)
+        // A render or a memory hit brings its digest: hashing the body on every hit was a
+        // tenth of a hit's CPU (Benchmarks/README.md, "Server").
+        let tag = image.contentDigest.map(EntityTag.init(digest:)) ?? EntityTag(body: image.bytes)
         // Never more freshness than the source's answer gave (an origin's max-age or Expires).
         let maxAge = min(image.isFallback ? settings.fallbackMaxAge : settings.maxAge, image.freshness ?? .max)
         var headers: [(name: String, value: String)] = [

@@ -68,9 +68,12 @@ public struct ImageServerHost: Sendable {
             let served = ImageServerRequest(
                 method: request.method.rawValue, path: path, ifNoneMatch: request.headers[.ifNoneMatch],
                 accept: request.headers[.accept], authorization: request.headers[.authorization], body: body)
-            // A client that leaves (closes or drops the connection) cancels its render.
+            // A memory hit is answered here, without a task; a client that leaves (closes or
+            // drops the connection) cancels its render.
             let response = if let refused {
                 refused
+            } else if let hit = server.immediateResponse(to: served) {
+                hit
             } else if let connection = context.connection {
                 await connection.serve { await server.respond(to: served) }
             } else {

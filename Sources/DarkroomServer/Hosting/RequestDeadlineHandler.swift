@@ -17,27 +17,49 @@ final class RequestDeadlineHandler: ChannelInboundHandler, RemovableChannelHandl
     typealias InboundOut = HTTPRequestPart
 
     let timeout: TimeAmount
-    private var deadline: Scheduled<Void>?
+    /// When the request being read began (its head arrived); `nil` between requests.
+    private var readingSince: NIODeadline?
+    /// The one timer: armed when a head arrives and none is, and re-armed when it fires
+    /// early. A timer per request cost 2.4 % of a memory hit's CPU (schedule and cancel);
+    /// this costs a clock read.
+    private var timer: Scheduled<Void>?
 
     init(timeout: TimeAmount) { self.timeout = timeout }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head:
-            deadline?.cancel()
-            let channel = context.channel
-            deadline = context.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+            let now = NIODeadline.now()
+            readingSince = now
+            if timer == nil { arm(at: now + timeout, context: context) }
         case .end:
-            deadline?.cancel()
-            deadline = nil
+            readingSince = nil
         case .body:
             break
         }
         context.fireChannelRead(data)
     }
 
+    /// Checks at `deadline` whether the request being read (if any) is over its time: closes
+    /// the connection if so, waits for the rest of its time if not, and disarms between requests.
+    private func arm(at deadline: NIODeadline, context: ChannelHandlerContext) {
+        let channel = context.channel
+        // On the channel's event loop, as channelRead is: the task may touch this handler.
+        timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
+            timer = nil
+            guard let readingSince else { return }
+            let due = readingSince + timeout
+            if due <= NIODeadline.now() {
+                channel.close(promise: nil)
+            } else {
+                arm(at: due, context: context)
+            }
+        }
+    }
+
     func handlerRemoved(context: ChannelHandlerContext) {
-        deadline?.cancel()
-        deadline = nil
+        timer?.cancel()
+        timer = nil
+        readingSince = nil
     }
 }
