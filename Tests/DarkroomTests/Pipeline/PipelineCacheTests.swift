@@ -16,23 +16,37 @@ struct PipelineCacheTests {
         return folder
     }
 
+    /// The photo folder and a cache folder; each ``pipeline(counters:)`` is a new process's
+    /// pipeline over them (a new memory layer, the same disk layer).
+    struct DiskBacked {
+        let folder: TemporaryDirectory
+        let cacheFolder: TemporaryDirectory
+        let files: FileSource
+
+        func pipeline(counters: StageCounters? = nil) throws -> ImagePipeline {
+            var configuration = PipelineFixture.configuration(source: files, disk: try DiskCache(directory: cacheFolder.url.path))
+            configuration.counters = counters
+            return ImagePipeline(configuration: configuration)
+        }
+    }
+
+    func diskBacked() throws -> DiskBacked {
+        let folder = try photoFolder()
+        return DiskBacked(folder: folder, cacheFolder: try TemporaryDirectory(), files: try FileSource(root: folder.url.path))
+    }
+
     @Test("rendered, then memory in the same pipeline, then disk in a new one; an edited file renders again")
     func layers() async throws {
-        let folder = try photoFolder()
-        let cacheFolder = try TemporaryDirectory()
-        let files = try FileSource(root: folder.url.path)
-        let first = ImagePipeline(configuration: PipelineFixture.configuration(
-            source: files, disk: try DiskCache(directory: cacheFolder.url.path)))
+        let stores = try diskBacked()
+        let first = try stores.pipeline()
         let rendered = try await first.image(for: "cat.jpg", variant: "circle")
         let memory = try await first.image(for: "cat.jpg", variant: "circle")
         #expect(rendered.cacheLayer == .rendered && rendered.image != nil)
         #expect(memory.cacheLayer == .memory && memory.image == nil && memory.bytes == rendered.bytes)
         #expect(first.cachedImage(for: "cat.jpg", variant: "circle")?.bytes == rendered.bytes)
 
-        var configuration = PipelineFixture.configuration(source: files, disk: try DiskCache(directory: cacheFolder.url.path))
         let counters = StageCounters()
-        configuration.counters = counters
-        let restarted = ImagePipeline(configuration: configuration)
+        let restarted = try stores.pipeline(counters: counters)
         let disk = try await restarted.image(for: "cat.jpg", variant: "circle")
         #expect(disk.cacheLayer == .disk && disk.bytes == rendered.bytes)
         #expect(try await restarted.image(for: "cat.jpg", variant: "circle").cacheLayer == .memory)
@@ -42,18 +56,15 @@ struct PipelineCacheTests {
         #expect(wanted.cacheLayer == .memory && wanted.image?.size == PixelSize(width: 64, height: 64))
 
         let edited = try PipelineFixture.registry.encode(Pattern.photo(width: 300, height: 200), options: EncodeOptions(format: .jpeg))
-        try AtomicFileWriter.write(edited, to: folder.path("cat.jpg"))
+        try AtomicFileWriter.write(edited, to: stores.folder.path("cat.jpg"))
         #expect(try await restarted.image(for: "cat.jpg", variant: "circle").cacheLayer == .rendered)
     }
 
     @Test("a render carries its bytes' digest, and memory keeps it: hits from memory, and disk hits copied up, bring it")
     func digests() async throws {
         #expect(ContentDigest.of(Array("hello".utf8)) == "2cf24dba5fb0a30e26e83b2ac5b9e29e")
-        let folder = try photoFolder()
-        let cacheFolder = try TemporaryDirectory()
-        let files = try FileSource(root: folder.url.path)
-        let first = ImagePipeline(configuration: PipelineFixture.configuration(
-            source: files, disk: try DiskCache(directory: cacheFolder.url.path)))
+        let stores = try diskBacked()
+        let first = try stores.pipeline()
         let rendered = try await first.image(for: "cat.jpg", variant: "circle")
         let memory = try await first.image(for: "cat.jpg", variant: "circle")
         let expected = ContentDigest.of(rendered.bytes)
@@ -62,8 +73,7 @@ struct PipelineCacheTests {
         #expect(first.cachedImage(for: "cat.jpg", variant: "circle")?.contentDigest == expected)
 
         // The disk layer does not keep the digest; the copy into memory gets it.
-        let restarted = ImagePipeline(configuration: PipelineFixture.configuration(
-            source: files, disk: try DiskCache(directory: cacheFolder.url.path)))
+        let restarted = try stores.pipeline()
         let disk = try await restarted.image(for: "cat.jpg", variant: "circle")
         #expect(disk.cacheLayer == .disk && disk.contentDigest == expected)
         let filled = try await restarted.image(for: "cat.jpg", variant: "circle")
