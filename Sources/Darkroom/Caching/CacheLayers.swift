@@ -168,8 +168,8 @@ public struct CacheLayers: Sendable {
     // MARK: - Storing and removing
 
     /// Stores a hit of the layer at `index` in every layer above it (failures only lose entries).
+    /// Callers pass the value through ``digestedForFilling(_:above:)`` first.
     func fill(_ image: CachedImage, for key: CacheKey, above index: Int) async {
-        let image = digestedForFilling(image, above: index)
         for above in layers[..<index] {
             try? await above.cache.store(image, for: key)
         }
