@@ -41,7 +41,9 @@ struct DiskWorkerProcess: Sendable {
 
     /// `kill -9`, then reaps the process (waiting on a thread of its own).
     func killHard() async throws {
-        kill(process.processIdentifier, SIGKILL)
+        // Only while it runs: once reaped, its pid may already be another test's process
+        // (pid_max is 32768 on the CI machines, and the suite starts thousands).
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         try await onOwnThread { process.waitUntilExit() }
     }
 
