@@ -47,6 +47,9 @@ struct ConvertCommand: ParsableCommand {
     @Flag(help: "Write a progressive JPEG.")
     var progressive = false
 
+    @Flag(name: .customLong("no-optimize"), help: "JPEG: skip the optimal Huffman tables (one pass, as libvips does by default; faster, a few percent larger).")
+    var noOptimize = false
+
     @Option(parsing: .unconditional, help: "PNG compression level 0…9.")
     var compression: Int?
 
@@ -83,7 +86,8 @@ struct ConvertCommand: ParsableCommand {
             if let format = try? conversion.resolvedFormat() {
                 let given = VariantEncoding(
                     quality: quality, progressive: progressive ? true : nil, compression: compression,
-                    lossless: lossless ? true : nil, speed: speed, strip: keepMetadata ? false : nil)
+                    lossless: lossless ? true : nil, speed: speed, strip: keepMetadata ? false : nil,
+                    optimize: noOptimize ? false : nil)
                 for key in given.settingsIgnored(by: format) {
                     StandardError.write("darkroom: warning: '\(key)' does not apply to \(format.rawValue) output and is ignored\n")
                 }
@@ -147,6 +151,7 @@ struct ConvertCommand: ParsableCommand {
         conversion.kernel = kernel
         conversion.quality = quality
         conversion.progressive = progressive
+        conversion.optimizesCoding = noOptimize ? false : nil
         conversion.compressionLevel = compression
         conversion.lossless = lossless
         conversion.speed = speed

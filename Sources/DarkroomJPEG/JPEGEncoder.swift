@@ -21,8 +21,10 @@ public struct JPEGEncoder: ImageEncoder {
     /// libjpeg's side limit (JPEG_MAX_DIMENSION): 65500 pixels.
     public let maximumSize: PixelSize? = PixelSize(width: 65_500, height: 65_500)
 
-    /// Compute optimal Huffman tables: a few percent smaller, a little slower.
-    /// (Progressive files always get them.)
+    /// Compute optimal Huffman tables: a few percent smaller, a little slower (for a full-size
+    /// re-encode, about twice the encode's time and a buffer of every coefficient). The default
+    /// for options that do not say (`EncodeOptions.optimizesCoding`). Progressive files always
+    /// get them.
     public var optimizesCoding: Bool
 
     /// An encoder; `optimizesCoding` makes optimal Huffman tables (smaller files, a little slower).
@@ -45,7 +47,7 @@ public struct JPEGEncoder: ImageEncoder {
         let settings = cjpeg_encode_options(
             quality: Int32(quality),
             progressive: options.progressive ? 1 : 0,
-            optimize_coding: optimizesCoding ? 1 : 0,
+            optimize_coding: (options.optimizesCoding ?? optimizesCoding) ? 1 : 0,
             subsample_chroma: quality < Self.fullChromaQuality ? 1 : 0)
 
         let opaque = image.flattened()

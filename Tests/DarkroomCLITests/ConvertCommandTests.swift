@@ -93,4 +93,18 @@ struct ConvertCommandTests {
         #expect(try await CommandRunner.run(["convert", input, "-o", folder.path("q95.jpg"), "--quality", "95"]).status == 0)
         #expect(try FileBytes.read(folder.path("q20.jpg")).count < FileBytes.read(folder.path("q95.jpg")).count)
     }
+
+    @Test("--no-optimize writes the same pixels with libjpeg's standard Huffman tables (more bytes); PNG output warns it is ignored")
+    func noOptimize() async throws {
+        let folder = try TemporaryDirectory()
+        let input = Fixtures.path("gradient-rgb.png")
+        #expect(try await CommandRunner.run(["convert", input, "-o", folder.path("optimized.jpg")]).status == 0)
+        let onePass = try await CommandRunner.run(["convert", input, "-o", folder.path("one-pass.jpg"), "--no-optimize"])
+        #expect(onePass.status == 0 && !onePass.stderr.contains("warning"), "\(onePass.stderr)")
+        let optimized = try FileBytes.read(folder.path("optimized.jpg")), unoptimized = try FileBytes.read(folder.path("one-pass.jpg"))
+        #expect(unoptimized.count > optimized.count)
+        #expect(try Registry.standard.decode(optimized).pixels == Registry.standard.decode(unoptimized).pixels)
+        let png = try await CommandRunner.run(["convert", input, "-o", folder.path("x.png"), "--no-optimize"])
+        #expect(png.status == 0 && png.stderr.contains("'optimize' does not apply to png"), "\(png.stderr)")
+    }
 }

@@ -67,7 +67,7 @@ struct DiagnosticTests {
     func unknownVariantKey() {
         #expect(errors("[variants.a]\nfilters = []\nfromat = \"png\"\n") == [
             "20-x.toml:3: unknown key 'fromat' in variant 'a' (did you mean 'format'?); "
-                + "expected one of description, base, filters, format, quality, progressive, compression, lossless, speed, strip"
+                + "expected one of description, base, filters, format, quality, progressive, compression, lossless, speed, strip, optimize"
         ])
     }
 

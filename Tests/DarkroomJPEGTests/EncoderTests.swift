@@ -46,6 +46,24 @@ struct EncoderTests {
         #expect(ImageComparison.psnr(a, b) > 45)
     }
 
+    @Test("optimize = false changes only the Huffman tables: the same pixels, more bytes; the options win over the encoder's default")
+    func optimizesCoding() throws {
+        let photo = Pattern.photo(width: 256, height: 192)
+        let standard = EncodeOptions(format: .jpeg, quality: 80)
+        let onePass = EncodeOptions(format: .jpeg, quality: 80, optimizesCoding: false)
+        let optimized = try JPEGEncoder().encode(photo, options: standard)
+        let unoptimized = try JPEGEncoder().encode(photo, options: onePass)
+        #expect(unoptimized.count > optimized.count, "\(unoptimized.count) vs \(optimized.count) bytes")
+        let a = try JPEGTesting.decode(bytes: optimized), b = try JPEGTesting.decode(bytes: unoptimized)
+        #expect(a.pixels == b.pixels)
+        // The encoder's own setting applies when the options do not say, and only then.
+        #expect(try JPEGEncoder(optimizesCoding: false).encode(photo, options: standard) == unoptimized)
+        let forced = EncodeOptions(format: .jpeg, quality: 80, optimizesCoding: true)
+        #expect(try JPEGEncoder(optimizesCoding: false).encode(photo, options: forced) == optimized)
+        #expect(onePass.identifier == "jpeg(optimize=false,progressive=false,quality=80)")
+        #expect(forced.identifier == standard.identifier)
+    }
+
     @Test("chroma is subsampled 4:2:0 below quality 90 and kept 4:4:4 from 90", arguments: [
         (30, 2), (89, 2), (90, 1), (100, 1),
     ])

@@ -24,7 +24,7 @@ import DarkroomCore
 ///   { filter = "aspect-fill", width = 128, height = 128 },
 ///   "circle",                                  # or a spec string: "blur(sigma=2)"
 /// ]
-/// format = "png"   # optional: format, quality, progressive, compression, lossless, speed, strip
+/// format = "png"   # optional: format, quality, progressive, compression, lossless, speed, strip, optimize
 ///
 /// [variants.avatar-small]
 /// base = "avatar"  # avatar's chain, then these filters; encoder settings inherited unless set
@@ -39,7 +39,8 @@ import DarkroomCore
 /// - `format`: `jpeg`, `png`, `gif`, `webp`, `avif`, `heif`, `tiff`, `bmp`, `tga` (or an
 ///   alias such as `jpg`), or `auto`. Without a format (or with `auto`) the output has the
 ///   source's format, chosen at render time (``VariantEncoding``).
-/// - `quality` 1…100, `progressive` (JPEG), `compression` 0…9 (PNG), `lossless` (WebP),
+/// - `quality` 1…100, `progressive` and `optimize` (JPEG; `optimize = false` skips the optimal
+///   Huffman tables, as libvips does), `compression` 0…9 (PNG), `lossless` (WebP),
 ///   `speed` 0…10 (AVIF), `strip` (default `true`; `false` keeps EXIF, XMP and a still-valid
 ///   ICC profile in JPEG, PNG and WebP output). A setting that does not apply to an explicit
 ///   format is a warning.

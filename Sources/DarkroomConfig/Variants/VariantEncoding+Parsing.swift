@@ -49,13 +49,14 @@ extension VariantEncoding {
                 case "compression": compression = number
                 default: speed = number
                 }
-            case "progressive", "lossless", "strip":
+            case "progressive", "lossless", "strip", "optimize":
                 guard let flag = Bool(value) else {
                     throw DarkroomError.invalidArgument(name: argument.name, value: value, expected: "true or false")
                 }
                 switch argument.name {
                 case "progressive": progressive = flag
                 case "lossless": lossless = flag
+                case "optimize": optimize = flag
                 default: strip = flag
                 }
             default:

@@ -106,11 +106,12 @@ struct VariantParser {
                 options = EncodeOptions(format: .avif, speed: value)
             }
             do { try options.validate() } catch { return "\(error)" }
-        case "progressive", "lossless", "strip":
+        case "progressive", "lossless", "strip", "optimize":
             guard let value = node.boolean else { return "'\(key)' must be true or false, not \(node.value.kindDescription)" }
             switch key {
             case "progressive": definition.encoding.progressive = value
             case "lossless": definition.encoding.lossless = value
+            case "optimize": definition.encoding.optimize = value
             default: definition.encoding.strip = value
             }
         default:

@@ -6,14 +6,15 @@
 ///
 /// | format | settings (default) |
 /// | --- | --- |
-/// | jpeg | `quality` 1…100 (80), `progressive` (false) |
+/// | jpeg | `quality` 1…100 (80), `progressive` (false), `optimizesCoding` (the encoder's: true) |
 /// | png | `compressionLevel` 0…9 (6) |
 /// | webp | `quality` 1…100 (80), `lossless` (false) |
 /// | avif | `quality` 1…100 (50), `speed` 0…10 (6) |
 /// | gif, bmp, tiff | none |
 ///
 /// ``keepsMetadata`` (`strip = false` in a variant) applies to JPEG, PNG and WebP, and is in the
-/// identifier only when set: `jpeg(progressive=false,quality=80,strip=false)`.
+/// identifier only when set: `jpeg(progressive=false,quality=80,strip=false)`. So is
+/// ``optimizesCoding`` when `false`: `jpeg(optimize=false,progressive=false,quality=80)`.
 ///
 /// ```swift
 /// EncodeOptions(format: .jpeg).identifier               // "jpeg(progressive=false,quality=80)"
@@ -26,6 +27,12 @@ public struct EncodeOptions: Sendable, Hashable {
     public var quality: Int?
     /// JPEG: write a progressive JPEG.
     public var progressive: Bool
+    /// JPEG: compute optimal Huffman tables (`optimize` in a variant; libvips's
+    /// `optimize_coding`, sharp's `optimiseCoding`). They make files a few percent smaller and
+    /// the encode slower: an extra pass over every coefficient, which the encoder keeps for the
+    /// whole image. `nil` = the encoder's own setting (`JPEGEncoder`: on). Progressive files
+    /// always get optimal tables.
+    public var optimizesCoding: Bool?
     /// PNG: zlib level 0…9. `nil` = 6.
     public var compressionLevel: Int?
     /// WebP: lossless coding (quality is then ignored).
@@ -43,11 +50,13 @@ public struct EncodeOptions: Sendable, Hashable {
     /// ``EncodeOptions``), and settings that do not apply to `format` are ignored.
     public init(
         format: ImageFormat, quality: Int? = nil, progressive: Bool = false,
-        compressionLevel: Int? = nil, lossless: Bool = false, speed: Int? = nil, keepsMetadata: Bool = false
+        compressionLevel: Int? = nil, lossless: Bool = false, speed: Int? = nil, keepsMetadata: Bool = false,
+        optimizesCoding: Bool? = nil
     ) {
         self.format = format
         self.quality = quality
         self.progressive = progressive
+        self.optimizesCoding = optimizesCoding
         self.compressionLevel = compressionLevel
         self.lossless = lossless
         self.speed = speed
@@ -92,6 +101,7 @@ public struct EncodeOptions: Sendable, Hashable {
         switch format {
         case .jpeg:
             arguments = [("progressive", String(progressive)), ("quality", String(effectiveQuality))]
+            if optimizesCoding == false { arguments.append(("optimize", "false")) }
         case .png:
             arguments = [("compression", String(effectiveCompressionLevel))]
         case .webp:

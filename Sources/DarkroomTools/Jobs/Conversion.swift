@@ -32,6 +32,8 @@ public struct Conversion: Sendable {
     public var quality: Int?
     /// JPEG: write a progressive JPEG.
     public var progressive = false
+    /// JPEG: compute optimal Huffman tables (smaller, slower); `nil` = the encoder's default (on).
+    public var optimizesCoding: Bool?
     /// PNG: zlib compression level 0…9; `nil` = 6.
     public var compressionLevel: Int?
     /// WebP: lossless coding (``quality`` is then ignored).
@@ -107,7 +109,8 @@ public struct Conversion: Sendable {
     public func encodeOptions() throws -> EncodeOptions {
         EncodeOptions(
             format: try resolvedFormat(), quality: quality, progressive: progressive,
-            compressionLevel: compressionLevel, lossless: lossless, speed: speed, keepsMetadata: keepsMetadata)
+            compressionLevel: compressionLevel, lossless: lossless, speed: speed, keepsMetadata: keepsMetadata,
+            optimizesCoding: optimizesCoding)
     }
 
     /// Reads, converts and writes. Nothing is written when anything fails.
