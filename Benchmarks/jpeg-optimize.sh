@@ -38,8 +38,8 @@ run() {  # ROUND TOOL: appends "round tool seconds rss-KiB bytes"
     local out="$work/out/$2"
     rm -rf "$out"; mkdir -p "$out"
     case "$2" in
-    darkroom) cmd=("$bin" batch "${files[@]}" --variant t4 --out "$out" --config "$here/filters.d" --no-cache) ;;
-    darkroom-one-pass) cmd=("$bin" batch "${files[@]}" --variant t4-one-pass --out "$out" --config "$here/filters.d" --no-cache) ;;
+    darkroom) cmd=("$bin" batch "${files[@]}" --variant t4 --out "$out" --jobs 1 --config "$here/filters.d" --no-cache) ;;
+    darkroom-one-pass) cmd=("$bin" batch "${files[@]}" --variant t4-one-pass --out "$out" --jobs 1 --config "$here/filters.d" --no-cache) ;;
     vips-*) cmd=(env VIPS_CONCURRENCY=1 "$work/$2" T4 "$out" "${files[@]}") ;;
     esac
     "$work/timed_exec" "$work/measured" "${cmd[@]}" >/dev/null 2>"$work/log" || { cat "$work/log" >&2; exit 1; }
