@@ -9,7 +9,8 @@ import Metrics
 extension ImagePipeline {
     /// The order of waiting work within one priority.
     public enum QueueOrder: String, Sendable {
-        /// Oldest first: fair for servers.
+        /// Oldest first: fair for servers. "Oldest" is the source's work as a whole, so a render
+        /// that has decoded is filtered and encoded before a later source is decoded.
         case fifo
         /// Newest first: what a scrolling client wants (the cells on screen asked last).
         case lifo

@@ -23,13 +23,18 @@ extension PipelineCore {
             return existing
         }
         let job = StageJob<EncodedRender>(stage: .encode, key: session.source.sessionKey + "|" + key, priority: .veryLow)
+        job.origin = session.origin
         session.jobs[key] = job
         let filters = target.target.chain.filters
-        job.start(lock: lock, on: threads.jobs) { [self] job in
-            let image = try await job.value(of: { effects in
-                self.imageJob(in: session, fetched: fetched, hint: hint, filters: filters, count: filters.count, &effects)
-            }, lock: lock)
-            return try await job.withSlot(of: processing, lock: lock) {
+        // The whole chain is made and subscribed to now, under this lock hold, so its decode
+        // is queued at once, even while every processing thread is busy. Each later stage's
+        // driver starts as its input is delivered, on the thread that made the input.
+        job.subscribe(
+            to: imageJob(in: session, fetched: fetched, hint: hint, filters: filters, count: filters.count, &effects),
+            thenSlotOf: processing, &effects, on: threads.stages, lock: lock
+        ) { [self] input in
+            let (image, slot) = try await job.value(of: input, lock: lock)
+            return try await job.withSlot(slot, of: processing, lock: lock) {
                 try await metrics.time(.encode) {
                     let registry = configuration.registry
                     let format = RenderPlan.outputFormat(
@@ -66,16 +71,29 @@ extension PipelineCore {
         }
         let job = StageJob<Image>(
             stage: count == 0 ? .decode : .filter, key: session.source.sessionKey + "|" + key, priority: .veryLow)
+        job.origin = session.origin
         session.jobs[key] = job
         if count == 0 {
-            job.start(lock: lock, on: threads.jobs) { [self] job in try await decode(fetched, hint: hint, in: session, as: job) }
+            // Queued now (the memory budget reserved for the session's first decode), so the
+            // queue sees the work before a thread is free to drive it.
+            let reserves = !session.hasMemoryReservation
+            session.hasMemoryReservation = true
+            var hinted = configuration.decoding
+            hinted.sizeHint = hint
+            let cost = reserves ? DecodeCost.estimatedBytes(header: fetched.header, options: hinted, registry: configuration.registry) : 0
+            let slot = processing.enqueue(job, cost: cost, &effects)
+            let timeout = reserves ? configuration.queueTimeout : nil
+            job.start(lock: lock, on: threads.stages) { [self] job in
+                try await decode(fetched, hint: hint, in: session, as: job, slot: slot, timeout: timeout)
+            }
         } else {
             let filter = filters[count - 1]
-            job.start(lock: lock, on: threads.jobs) { [self] job in
-                let input = try await job.value(of: { effects in
-                    self.imageJob(in: session, fetched: fetched, hint: hint, filters: filters, count: count - 1, &effects)
-                }, lock: lock)
-                return try await job.withSlot(of: processing, lock: lock) {
+            job.subscribe(
+                to: imageJob(in: session, fetched: fetched, hint: hint, filters: filters, count: count - 1, &effects),
+                thenSlotOf: processing, &effects, on: threads.stages, lock: lock
+            ) { [self] input in
+                let (input, slot) = try await job.value(of: input, lock: lock)
+                return try await job.withSlot(slot, of: processing, lock: lock) {
                     try await metrics.time(.filter) {
                         let output = try await threads.compute { try filter.applyToEveryFrame(of: input) }
                         configuration.counters?.recordFilterRun(prefix: prefix)
@@ -94,7 +112,8 @@ extension PipelineCore {
     /// filter and encode them), so eight requests for eight 100-megapixel images hold one at a
     /// time, not eight; one that waits longer than the queue timeout fails as busy.
     private func decode(
-        _ fetched: FetchedSource, hint: PixelSize?, in session: SourceSession, as job: StageJob<Image>
+        _ fetched: FetchedSource, hint: PixelSize?, in session: SourceSession, as job: StageJob<Image>, slot: WorkItem,
+        timeout: Double?
     ) async throws -> Image {
         var hinted = configuration.decoding
         hinted.sizeHint = hint
@@ -107,15 +126,8 @@ extension PipelineCore {
             if let handOn { handOn(located) } else { logger.warning("\(located)", metadata: details) }
         }
         let options = hinted
-        let reserves = lock.run { _ in
-            defer { session.hasMemoryReservation = true }
-            return !session.hasMemoryReservation
-        }
-        let cost = reserves ? DecodeCost.estimatedBytes(header: fetched.header, options: options, registry: configuration.registry) : 0
         let registry = configuration.registry
-        return try await job.withSlot(
-            of: processing, cost: cost, keepingCostFor: session, timeout: reserves ? configuration.queueTimeout : nil, lock: lock
-        ) {
+        return try await job.withSlot(slot, of: processing, keepingCostFor: session, timeout: timeout, lock: lock) {
             try await metrics.time(.decode) {
                 let image = try await threads.compute {
                     try registry.decoder(for: fetched.header, options: options)
@@ -153,6 +165,46 @@ extension PipelineCore {
 // MARK: - Waiting on a job made under the same lock
 
 extension JobNode {
+}
+
+extension StageJob {
+    /// Subscribes this job (under the caller's lock hold) to `upstream`'s value, and starts
+    /// `work` — which awaits it with ``value(of:lock:)-(UpstreamWait<Upstream>,_)`` — once the
+    /// value (or its error) is delivered: on the pipeline's processing threads, from the thread
+    /// that delivered it, which runs it next. The job queues for a slot of `queue` as the value
+    /// is delivered, before the upstream job gives back its own slot, so the work of one source
+    /// goes on stage after stage rather than letting a later source's work in between.
+    func subscribe<Upstream: Sendable>(
+        to upstream: StageJob<Upstream>, thenSlotOf queue: WorkQueue, _ effects: inout PipelineEffects,
+        on executor: any TaskExecutor, lock: PipelineLock,
+        then work: @escaping @Sendable (UpstreamWait<Upstream>) async throws -> Value
+    ) {
+        let wait = UpstreamWait<Upstream>(upstream: upstream)
+        wait.waiterID = upstream.addWaiter(priority: priority, &effects) { [self] result, effects in
+            if self.upstream?.node === upstream { self.upstream = nil }
+            if case .success = result, !isAbandoned { wait.slot = queue.enqueue(self, cost: 0, &effects) }
+            wait.suspension.resolve(result, &effects)
+            start(lock: lock, on: executor) { _ in try await work(wait) }
+        }
+        if let id = wait.waiterID { self.upstream = (upstream, id) }
+    }
+}
+
+extension JobNode {
+
+    /// Waits for the value ``subscribe(to:thenSlotOf:_:)`` asked for: the value, and this
+    /// job's place in the queue.
+    func value<Upstream: Sendable>(
+        of wait: UpstreamWait<Upstream>, lock: PipelineLock
+    ) async throws -> (value: Upstream, slot: WorkItem) {
+        let value = try await wait.suspension.wait(lock: lock) { effects in
+            if let id = wait.waiterID { wait.upstream.removeWaiter(id, &effects) }
+        }
+        // Delivered with a value, so the place was taken under the lock that delivered it.
+        guard let slot = lock.run({ _ in wait.slot }) else { throw CancellationError() }
+        return (value, slot)
+    }
+
     /// Waits, as this job, for the value of a job `make` finds or creates under the
     /// same lock hold that subscribes to it, so it is never left without a waiter.
     func value<Upstream: Sendable>(
@@ -175,5 +227,20 @@ extension JobNode {
         return try await suspension.wait(lock: lock) { effects in
             if let (upstream, id) = subscription, let id { upstream.removeWaiter(id, &effects) }
         }
+    }
+}
+
+// MARK: - UpstreamWait
+
+/// A job's subscription to its upstream job's value: what it waits on, and the queue place it
+/// took as the value was delivered. Guarded by the pipeline lock.
+final class UpstreamWait<Upstream: Sendable>: @unchecked Sendable {
+    let upstream: StageJob<Upstream>
+    let suspension = Suspension<Upstream>()
+    var waiterID: Int?
+    var slot: WorkItem?
+
+    init(upstream: StageJob<Upstream>) {
+        self.upstream = upstream
     }
 }

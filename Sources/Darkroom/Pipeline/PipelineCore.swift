@@ -23,12 +23,15 @@ final class PipelineCore: @unchecked Sendable {
 
     private var renders: [String: StageJob<RenderOutcome>] = [:]
     private var sessions: [String: SourceSession] = [:]
+    /// The next session's number (``SourceSession/origin``).
+    private var nextSessionOrigin = 0
     /// A source's answer fetched by a revalidation that found it changed, by session key:
     /// the render that follows takes it instead of fetching again.
     var prefetched: [String: SourceData] = [:]
 
     /// The most threads either pool starts, whatever the configuration asks: each is started
-    /// up front, and tens of thousands would exhaust the process's (and the user's) limit.
+    /// when work needs it and then kept, and tens of thousands would exhaust the process's (and
+    /// the user's) limit.
     static let maximumThreads = 256
 
     init(configuration: ImagePipeline.Configuration) {
@@ -87,7 +90,8 @@ final class PipelineCore: @unchecked Sendable {
             return session
         }
         let fetch = StageJob<FetchedSource>(stage: .fetch, key: key, priority: .veryLow)
-        let session = SourceSession(source: source, fetch: fetch)
+        let session = SourceSession(source: source, fetch: fetch, origin: nextSessionOrigin)
+        nextSessionOrigin += 1
         session.renders = 1
         sessions[key] = session
         fetch.start(lock: lock, on: threads.jobs) { [self] job in try await self.fetch(source, as: job) }

@@ -102,6 +102,8 @@ struct RenderOutcome: Sendable {
 final class SourceSession: @unchecked Sendable {
     let source: ResolvedSource
     let fetch: StageJob<FetchedSource>
+    /// The session's number, in the order sessions started (its jobs' ``JobNode/origin``).
+    let origin: Int
     /// Decode, prefix and encode jobs by key within the session.
     var jobs: [String: JobNode] = [:]
     /// Render jobs attached now.
@@ -112,9 +114,11 @@ final class SourceSession: @unchecked Sendable {
     /// Decodes whose pixels the memory budget counts until the session ends.
     var heldCosts: [WorkItem] = []
 
-    init(source: ResolvedSource, fetch: StageJob<FetchedSource>) {
+    init(source: ResolvedSource, fetch: StageJob<FetchedSource>, origin: Int) {
         self.source = source
         self.fetch = fetch
+        self.origin = origin
+        fetch.origin = origin
     }
 }
 

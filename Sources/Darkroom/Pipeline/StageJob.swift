@@ -24,12 +24,20 @@ class JobNode: @unchecked Sendable {
     let key: String
     /// The highest priority among the waiters (kept while it has none).
     var priority: ImagePriority
+    /// When the work it belongs to began (its source session's number, in the order sessions
+    /// started): a FIFO queue serves earlier sessions' stages first, so a render that has
+    /// decoded is encoded before the next source is decoded.
+    var origin = 0
     /// The job this one waits on now, and its waiter id there.
     var upstream: (node: JobNode, waiterID: Int)?
     /// The queue slot this job waits for, while queued.
     var queueItem: WorkItem?
     /// The task running the job's work.
     var driver: Task<Void, Never>?
+    /// Gives back the queue slot the finished work held: run by ``StageJob/finish(_:_:)`` after
+    /// the waiters are handed the result, so a downstream stage of the same source that
+    /// queued for a slot on delivery gets this one before any later source's work.
+    var releaseHeldSlot: ((inout PipelineEffects) -> Void)?
     private(set) var isFinished = false
     private(set) var isAbandoned = false
     /// Forgets the job in the table that finds it (its session or the pipeline), so that the
@@ -151,6 +159,10 @@ final class StageJob<Value: Sendable>: JobNode, @unchecked Sendable {  // guarde
         let waiting = waiters.sorted { $0.key < $1.key }
         waiters = [:]
         for (_, waiter) in waiting { waiter.deliver(result, &effects) }
+        if let release = releaseHeldSlot {
+            releaseHeldSlot = nil
+            release(&effects)
+        }
         leave(&effects)
     }
 
@@ -180,22 +192,34 @@ extension JobNode {
     }
 
     /// Runs `body` holding a slot of `queue` (waiting for one in priority order first); `cost`
-    /// counts against the queue's memory budget while the body runs.
+    /// counts against the queue's memory budget while the body runs. When `body` succeeds the
+    /// slot is given back as the job finishes, after its waiters have the result.
     func withSlot<T>(of queue: WorkQueue, cost: Int = 0, lock: PipelineLock, _ body: () async throws -> T) async throws -> T {
         let item = lock.run { effects in queue.enqueue(self, cost: cost, &effects) }
-        try await item.grant.wait(lock: lock) { effects in queue.remove(item, &effects) }
-        defer { lock.run { effects in queue.release(item, &effects) } }
-        return try await body()
+        return try await withSlot(item, of: queue, lock: lock, body)
     }
 
-    /// Like ``withSlot(of:cost:lock:_:)``, but when `body` succeeds its cost stays counted
+    /// Runs `body` once `item` (this job's place in `queue`) is granted; the slot is given back
+    /// as the job finishes, or at once when `body` throws.
+    func withSlot<T>(_ item: WorkItem, of queue: WorkQueue, lock: PipelineLock, _ body: () async throws -> T) async throws -> T {
+        try await item.grant.wait(lock: lock) { effects in queue.remove(item, &effects) }
+        do {
+            let value = try await body()
+            lock.run { _ in releaseHeldSlot = { effects in queue.release(item, &effects) } }
+            return value
+        } catch {
+            lock.run { effects in queue.release(item, &effects) }
+            throw error
+        }
+    }
+
+    /// Like ``withSlot(_:of:lock:_:)``, but when `body` succeeds the slot's cost stays counted
     /// against the queue's memory budget until `session` ends (its decoded pixels live on).
     /// A wait longer than `timeout` seconds ends with ``ImagePipelineBusy``.
     func withSlot<T>(
-        of queue: WorkQueue, cost: Int, keepingCostFor session: SourceSession, timeout: Double?, lock: PipelineLock,
+        _ item: WorkItem, of queue: WorkQueue, keepingCostFor session: SourceSession, timeout: Double?, lock: PipelineLock,
         _ body: () async throws -> T
     ) async throws -> T {
-        let item = lock.run { effects in queue.enqueue(self, cost: cost, &effects) }
         let timer = timeout.flatMap { seconds in
             lock.run { _ in item.grant.isResolved } ? nil : Task {
                 try await Task.sleep(for: .seconds(seconds))
@@ -207,12 +231,14 @@ extension JobNode {
         try await item.grant.wait(lock: lock) { effects in queue.remove(item, &effects) }
         do {
             let value = try await body()
-            lock.run { effects in
-                if session.renders > 0 {
-                    queue.releaseSlotKeepingCost(item, &effects)
-                    session.heldCosts.append(item)
-                } else {
-                    queue.release(item, &effects)  // the session ended while this ran
+            lock.run { _ in
+                releaseHeldSlot = { effects in
+                    if session.renders > 0 {
+                        queue.releaseSlotKeepingCost(item, &effects)
+                        session.heldCosts.append(item)
+                    } else {
+                        queue.release(item, &effects)  // the session ended while this ran
+                    }
                 }
             }
             return value

@@ -8,25 +8,31 @@ final class WorkItem: @unchecked Sendable {
     let node: JobNode
     /// Bytes of decoded pixels the work will hold (0 for work outside the memory budget).
     let cost: Int
-    /// Its place within a priority; renewed when new demand arrives in LIFO order.
+    /// Its place within a priority: in FIFO order its job's ``JobNode/origin`` (earlier work
+    /// first); in LIFO order when it arrived, renewed when new demand arrives.
     var sequence: Int
+    /// When it arrived: breaks ties between items of the same origin.
+    let arrival: Int
     /// Resolved when the slot is granted, or with `CancellationError` when the job leaves the queue.
     let grant = Suspension<Void>()
     /// Granted and not yet released.
     var isActive = false
 
-    init(queue: WorkQueue, node: JobNode, cost: Int, sequence: Int) {
+    init(queue: WorkQueue, node: JobNode, cost: Int, sequence: Int, arrival: Int) {
         self.queue = queue
         self.node = node
         self.cost = cost
         self.sequence = sequence
+        self.arrival = arrival
     }
 }
 
 // MARK: - WorkQueue
 
 /// A limited number of slots (downloads, or processing) handed out in priority order, FIFO or
-/// LIFO within a priority. The priority of a waiting item is its job's priority *when the queue
+/// LIFO within a priority. FIFO goes by when the work began (the source session's number), not
+/// when each stage arrived: a render that has decoded gets its filters and encode before a
+/// later source is decoded, so it finishes sooner and its pixels are freed sooner. The priority of a waiting item is its job's priority *when the queue
 /// picks*, so raising a job's priority re-sorts it at once.
 ///
 /// Items with a cost (decodes) also share a memory budget: one starts only while the costs
@@ -65,7 +71,8 @@ final class WorkQueue: @unchecked Sendable {
     // MARK: - Enqueueing and leaving
 
     func enqueue(_ node: JobNode, cost: Int, _ effects: inout PipelineEffects) -> WorkItem {
-        let item = WorkItem(queue: self, node: node, cost: cost, sequence: nextSequence)
+        let item = WorkItem(
+            queue: self, node: node, cost: cost, sequence: order == .fifo ? node.origin : nextSequence, arrival: nextSequence)
         nextSequence += 1
         guard !node.isAbandoned else {
             item.grant.resolve(.failure(CancellationError()), &effects)
@@ -156,13 +163,15 @@ final class WorkQueue: @unchecked Sendable {
         return nil
     }
 
-    /// Indices of `pending`, best first: higher priority, then older (FIFO) or newer (LIFO).
+    /// Indices of `pending`, best first: higher priority, then earlier work (FIFO) or newer
+    /// (LIFO), then arrival.
     private func ranked() -> [Int] {
         let lifo = order == .lifo
         return pending.indices.sorted { a, b in
             let left = pending[a], right = pending[b]
             if left.node.priority != right.node.priority { return left.node.priority > right.node.priority }
-            return lifo ? left.sequence > right.sequence : left.sequence < right.sequence
+            if left.sequence != right.sequence { return lifo ? left.sequence > right.sequence : left.sequence < right.sequence }
+            return left.arrival < right.arrival
         }
     }
 }

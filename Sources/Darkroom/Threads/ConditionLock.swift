@@ -47,4 +47,30 @@ final class ConditionLock: @unchecked Sendable {
 
     /// Wakes every waiter.
     func broadcast() { pthread_cond_broadcast(condition) }
+
+    /// With the lock held: releases it until `other` (a condition of this lock's) is
+    /// signalled, then holds it again. Wake-ups may be spurious.
+    func wait(for other: LockCondition) { pthread_cond_wait(other.condition, mutex) }
+}
+
+// MARK: - LockCondition
+
+/// A further condition variable waited on with ``ConditionLock/wait(for:)``: a thread pool
+/// gives each thread its own, so that work can wake one chosen thread.
+final class LockCondition: @unchecked Sendable {
+    fileprivate let condition: UnsafeMutablePointer<pthread_cond_t>
+
+    init() {
+        condition = .allocate(capacity: 1)
+        condition.initialize(to: pthread_cond_t())
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        condition.deallocate()
+    }
+
+    /// Wakes the thread waiting for this condition (call with the lock held).
+    func signal() { pthread_cond_signal(condition) }
 }

@@ -10,11 +10,13 @@ import Glibc
 /// _ = ThreadStart.startNamed("darkroom.io.0") { serve() }
 /// ```
 package enum ThreadStart {
-    /// Starts `body` on a new detached, ordinary thread (no placement) named `name` (Linux keeps
-    /// its first 15 bytes); false when no thread can be created. For long-lived service
-    /// threads such as the pipeline's.
-    package static func startNamed(_ name: String, _ body: @escaping @Sendable () -> Void) -> Bool {
-        spawn(offset: 0, detached: true) {
+    /// Starts `body` on a new detached thread named `name` (Linux keeps its first 15 bytes);
+    /// false when no thread can be created. For long-lived service threads such as the
+    /// pipeline's. With `awayFromCaller` it is created on the next of the caller's CPUs and
+    /// then allowed on all of them, as `SpreadThreads` does: a thread started because the
+    /// others are busy should not first queue behind the caller.
+    package static func startNamed(_ name: String, awayFromCaller: Bool = false, _ body: @escaping @Sendable () -> Void) -> Bool {
+        spawn(offset: awayFromCaller ? 1 : 0, detached: true) {
             _ = cthread_set_name(pthread_self(), name)
             body()
         } != nil

@@ -121,7 +121,7 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("log-format"), help: "text (one readable line each) or json (one JSON object each, for log shippers).")
     var logFormat = "text"
 
-    /// A thread each is started up front (see `ImagePipeline.Configuration.maximumActiveProcessing`).
+    /// A thread each, started as work needs them (see `ImagePipeline.Configuration.maximumActiveProcessing`).
     static let maximumJobs = 256
     /// A week: longer idle timeouts are "never" in practice; 0 says it.
     static let maximumIdleTimeout = 604_800.0
