@@ -32,8 +32,9 @@ final class WorkItem: @unchecked Sendable {
 /// A limited number of slots (downloads, or processing) handed out in priority order, FIFO or
 /// LIFO within a priority. FIFO goes by when the work began (the source session's number), not
 /// when each stage arrived: a render that has decoded gets its filters and encode before a
-/// later source is decoded, so it finishes sooner and its pixels are freed sooner. The priority of a waiting item is its job's priority *when the queue
-/// picks*, so raising a job's priority re-sorts it at once.
+/// later source is decoded, so it finishes sooner and its pixels are freed sooner. The
+/// priority of a waiting item is its job's priority *when the queue picks*, so raising a job's
+/// priority re-sorts it at once.
 ///
 /// Items with a cost (decodes) also share a memory budget: one starts only while the costs
 /// counted stay within it — or when none is, so a decode bigger than the whole budget runs

@@ -13,9 +13,9 @@ final class PipelineThreads: Sendable {
     private let coordination: ThreadPool
     /// The executor sources load on.
     let io: PoolTaskExecutor
-    /// The executor the stage jobs' driving tasks run on: they only take the lock and await,
-    /// but on their own threads they progress even while the app's blocking work fills the
-    /// cooperative pool. A job one of them starts or wakes runs next on the same thread.
+    /// The executor the render and fetch jobs' driving tasks run on: they only take the lock and
+    /// await, but on their own threads they progress even while the app's blocking work fills
+    /// the cooperative pool. A job one of them starts or wakes runs next on the same thread.
     let jobs: PoolTaskExecutor
     /// The executor the decode, filter and encode jobs' driving tasks run on: the processing
     /// threads themselves. Work a processing thread hands on (its compute, the next stage it
