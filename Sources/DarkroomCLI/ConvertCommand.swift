@@ -77,7 +77,7 @@ struct ConvertCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "The page of a multi-page TIFF to convert, 0 being the first.")
     var page: Int = 0
 
-    @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: "Refuse images with more pixels than this.")
+    @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: "Refuse images, and filter outputs, with more pixels than this.")
     var maxPixels: Int = DecodeLimits.defaultMaxPixels
 
     func run() throws {

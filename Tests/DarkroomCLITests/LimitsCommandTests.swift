@@ -40,6 +40,33 @@ struct LimitsCommandTests {
         #expect(limits[1] == ["key": "max-pixels", "value": "1000", "definedAt": "\(config)/10-limits.toml:2"])
     }
 
+    @Test("[limits] max-pixels bounds what the filters make, not only the source: an enlargement past it is refused")
+    func maxPixelsBoundsFilterOutputs() async throws {
+        let folder = try TemporaryDirectory()
+        let config = folder.path("filters.d")
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        try "[limits]\nmax-pixels = 10000\n".write(toFile: config + "/10-limits.toml", atomically: true, encoding: .utf8)
+        let photo = folder.path("photo.jpg")
+        try Data(try Registry.standard.encode(Pattern.photo(width: 96, height: 64), options: EncodeOptions(format: .jpeg)))
+            .write(to: URL(fileURLWithPath: photo))
+
+        let enlarged = try await CommandRunner.run(
+            ["render", photo, "--filter", "aspect-fit(width=960)", "--config", config, "-o", folder.path("big.png"), "--no-cache"])
+        #expect(enlarged.status != 0)
+        #expect(
+            enlarged.stderr.contains("invalid aspect-fit output '960×640 (614400 pixels)': expected at most 10000 pixels (max-pixels)"),
+            "\(enlarged.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("big.png")))
+        // An extend the size decides is refused too; one that stays within the limit renders.
+        let framed = try await CommandRunner.run(
+            ["render", photo, "--filter", "extend(top=40)", "--config", config, "-o", folder.path("framed.png"), "--no-cache"])
+        #expect(framed.status == 0, "\(framed.stderr)")
+        let tooFramed = try await CommandRunner.run(
+            ["render", photo, "--filter", "extend(top=41)", "--config", config, "-o", folder.path("framed2.png"), "--no-cache"])
+        #expect(tooFramed.status != 0)
+        #expect(tooFramed.stderr.contains("invalid extend output '96×105 (10080 pixels)'"), "\(tooFramed.stderr)")
+    }
+
     @Test("a wrong [limits] value is an error at its line in check")
     func checkRefuses() async throws {
         let folder = try TemporaryDirectory()

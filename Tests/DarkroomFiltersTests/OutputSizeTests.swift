@@ -18,6 +18,12 @@ struct OutputSizeTests {
                 ]))
             }
         }
+        // The canvas filters, whose arguments (and the input) decide the size.
+        filters += [
+            try ExtendFilter(top: 3, right: 0, bottom: 7, left: 11), try PadFilter(width: 50, height: 20),
+            try PadFilter(width: 2, height: 90, gravity: "northwest"),
+        ]
+        filters += try [90, 180, 270, -90, 30, 45, 137.5, 359].map { try RotateFilter(angle: $0) }
         return filters
     }
 

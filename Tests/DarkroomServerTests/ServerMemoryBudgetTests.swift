@@ -84,4 +84,37 @@ struct ServerMemoryBudgetTests {
         #expect(served.status == 200, "\(served.text)")
         #expect(try await widened.stop() == 0)
     }
+
+    @Test("[limits] max-pixels holds every filter's output too: an enlargement past it is 422, before decoding or once trim has run")
+    func maxPixelsBoundsFilterOutputs() async throws {
+        let fixture = try ServerFixture()
+        let config = try TemporaryDirectory(prefix: "darkroom-limits-outputs")
+        try """
+            [limits]
+            max-pixels = 262144
+
+            [variants.huge]
+            filters = [ { filter = "aspect-fit", width = 9166 } ]
+            format = "png"
+
+            [variants.trimmed-huge]
+            filters = [ { filter = "trim" }, { filter = "aspect-fit", width = 9166 } ]
+            format = "png"
+
+            [variants.thumb]
+            filters = [ { filter = "aspect-fit", width = 32, height = 32 } ]
+            format = "png"
+            """.write(toFile: config.path("10-limits.toml"), atomically: true, encoding: .utf8)
+        let server = try await ServerProcess.start(["--config", config.url.path, "--root", fixture.root.url.path, "--no-cache"])
+        for variant in ["huge", "trimmed-huge"] {
+            let refused = try await RawHTTPClient.send("GET", "/\(variant)/gradient.jpg", port: server.port)
+            #expect(refused.status == 422, "\(variant): \(refused.status) \(refused.text)")
+            #expect(refused.text.contains("invalid aspect-fit output '9166×"), "\(variant): \(refused.text)")
+            #expect(refused.text.contains("expected at most 262144 pixels (max-pixels)"), "\(variant): \(refused.text)")
+        }
+        let thumb = try await RawHTTPClient.send("GET", "/thumb/gradient.jpg", port: server.port)
+        #expect(thumb.status == 200, "\(thumb.text)")
+        #expect(try ImageProbe.probe(thumb.body).width == 32)
+        #expect(try await server.stop() == 0)
+    }
 }

@@ -57,6 +57,32 @@ struct RenderPlanTests {
         }
     }
 
+    @Test("a filter output over the configured pixel limit is refused from the header, naming the filter and max-pixels")
+    func filterOutputOverTheLimit() throws {
+        var decoding = DecodeOptions()
+        decoding.limits.maxPixels = 262_144
+        let header = ImageHeader(format: .jpeg, width: 24, height: 16)
+        let enlarge = try target("enlarge", ["grayscale", "aspect-fit(width=9166)", "circle"])
+        #expect {
+            try RenderPlan(header: header, targets: [enlarge], registry: registry, decoding: decoding)
+        } throws: { error in
+            "\(error)" == "invalid aspect-fit output '9166×6111 (56 megapixels)': expected at most 262144 pixels (max-pixels)"
+        }
+        // Every frame counts, as in decoding: 3 frames of 300×200 are 180,000 pixels.
+        var animated = ImageHeader(format: .gif, width: 24, height: 16)
+        animated.frameCount = 3
+        decoding.limits.maxPixels = 150_000
+        #expect {
+            try RenderPlan(header: animated, targets: [try target("t", ["extend(right=276,bottom=184)"])], registry: registry, decoding: decoding)
+        } throws: { error in
+            "\(error)" == "invalid extend output '3 frames of 300×200 (180000 pixels)': expected at most 150000 pixels (max-pixels)"
+        }
+        // Within the limit, and after a filter the pixels decide (trim), the plan stands.
+        decoding.limits.maxPixels = 200_000
+        _ = try RenderPlan(header: animated, targets: [try target("t", ["extend(right=276,bottom=184)"])], registry: registry, decoding: decoding)
+        _ = try RenderPlan(header: header, targets: [try target("t", ["trim", "aspect-fit(width=9166)"])], registry: registry, decoding: decoding)
+    }
+
     @Test("the output format: the variant's, else the source's when writable, else PNG with alpha and JPEG without")
     func outputFormat() throws {
         let opaque = Pattern.photo(width: 4, height: 4)

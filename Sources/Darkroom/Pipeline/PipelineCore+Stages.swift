@@ -88,6 +88,7 @@ extension PipelineCore {
             }
         } else {
             let filter = filters[count - 1]
+            let maxPixels = configuration.decoding.limits.maxPixels
             job.subscribe(
                 to: imageJob(in: session, fetched: fetched, hint: hint, filters: filters, count: count - 1, &effects),
                 thenSlotOf: processing, &effects, on: threads.stages, lock: lock
@@ -95,7 +96,7 @@ extension PipelineCore {
                 let (input, slot) = try await job.value(of: input, lock: lock)
                 return try await job.withSlot(slot, of: processing, lock: lock) {
                     try await metrics.time(.filter) {
-                        let output = try await threads.compute { try filter.applyToEveryFrame(of: input) }
+                        let output = try await threads.compute { try filter.applyToEveryFrame(of: input, maxPixels: maxPixels) }
                         configuration.counters?.recordFilterRun(prefix: prefix)
                         return output
                     }

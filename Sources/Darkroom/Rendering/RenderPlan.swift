@@ -8,8 +8,10 @@ import DarkroomCore
 /// both decode, filter, encode and key the same way.
 ///
 /// A plan:
-/// 1. checks the header against the decode options' limits, and each target's output against
-///    its encoder (``checkWritable(_:header:decoding:registry:)``), before a pixel is decoded;
+/// 1. checks the header against the decode options' limits, each filter's output the size
+///    decides against the pixel limit (``FilterChain/checkOutputSizes(forSourceSize:frames:maxPixels:)``)
+///    and each target's output against its encoder (``checkWritable(_:header:decoding:registry:)``),
+///    before a pixel is decoded;
 /// 2. gives each target its decode: the decoder the registry picks and its chain's size hint in
 ///    that decoder's canonical form (``Registry/canonicalDecode(_:sizeHint:options:)``), so a
 ///    target comes out the same whichever targets it is planned with;
@@ -50,8 +52,12 @@ public struct RenderPlan: Sendable {
         header: ImageHeader, targets: [RenderTarget], registry: Registry, decoding: DecodeOptions = DecodeOptions()
     ) throws {
         try decoding.limits.check(header)
-        for target in targets { try Self.checkWritable(target, header: header, decoding: decoding, registry: registry) }
         let upright = decoding.appliesOrientation ? header.uprightSize : header.size
+        for target in targets {
+            try target.chain.checkOutputSizes(
+                forSourceSize: upright, frames: header.frameCount ?? 1, maxPixels: decoding.limits.maxPixels)
+            try Self.checkWritable(target, header: header, decoding: decoding, registry: registry)
+        }
         var decodes: [(decoder: any ImageDecoder, options: DecodeOptions, targets: [Int])] = []
         for (index, target) in targets.enumerated() {
             let (decoder, options) = try registry.canonicalDecode(

@@ -45,7 +45,7 @@ public struct VariantRenderer: Sendable {
             // One decode at a time: the previous group's pixels are released first.
             let decoded = try decode.decoder.decode(bytes, header: header, options: decode.options)
             counters?.recordDecode()
-            var prefixes = PrefixMemo(source: decoded)
+            var prefixes = PrefixMemo(source: decoded, maxPixels: decoding.limits.maxPixels)
             var encoded: [String: RenderedVariant] = [:]
             for index in decode.targets {
                 let target = targets[index]
@@ -75,9 +75,12 @@ public struct VariantRenderer: Sendable {
 /// Results of chain prefixes computed so far for one decoded source, keyed by prefix identifier.
 struct PrefixMemo {
     private var results: [String: Image]
+    /// The configured pixel limit every filter's output is held to.
+    private let maxPixels: Int
 
-    init(source: Image) {
+    init(source: Image, maxPixels: Int) {
         results = ["": source]
+        self.maxPixels = maxPixels
     }
 
     /// The image after the whole chain (whose prefixes are named `keys`, as
@@ -88,7 +91,7 @@ struct PrefixMemo {
             if let known = results[prefix] {
                 image = known
             } else {
-                image = try filter.applyToEveryFrame(of: image)
+                image = try filter.applyToEveryFrame(of: image, maxPixels: maxPixels)
                 counters?.recordFilterRun(prefix: prefix)
                 results[prefix] = image
             }

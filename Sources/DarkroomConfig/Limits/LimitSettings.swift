@@ -8,7 +8,7 @@ import DarkroomCore
 /// ```toml
 /// [limits]
 /// memory = "1GB"            # pixels in flight across all requests (decode, filters, encode)
-/// max-pixels = 100_000_000  # larger sources are refused before decoding
+/// max-pixels = 100_000_000  # larger sources, and filter outputs, are refused before decoding
 /// max-input-size = "50MB"   # larger source files are refused before decoding
 /// max-frames = 500          # animations with more frames are refused before decoding
 /// queue-timeout = "10s"     # a longer wait for room answers 503 with Retry-After
@@ -21,7 +21,7 @@ import DarkroomCore
 public struct LimitSettings: Sendable, Hashable {
     /// Bytes of pixels the work in flight may hold, across all requests (`memory`).
     public var memory: Int?
-    /// The most pixels a source may have (`max-pixels`).
+    /// The most pixels a source, and each filter's output, may have (`max-pixels`).
     public var maxPixels: Int?
     /// The most bytes a source file may have (`max-input-size`).
     public var maxInputSize: Int?

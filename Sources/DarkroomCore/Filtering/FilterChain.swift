@@ -78,3 +78,26 @@ public struct FilterChain: Sendable {
         filters.first?.sizeHint(forSourceSize: size)
     }
 }
+
+// MARK: - Pixel limit
+
+extension FilterChain {
+    /// Refuses, before anything is decoded, a chain one of whose filters would make more than
+    /// `maxPixels` pixels from a source of `size`: each step whose size the filters predict
+    /// (``ImageFilter/outputSize(forInputSize:)``) is checked, up to the first the pixels decide
+    /// (the renderers check those as they run, ``ImageFilter/applyToEveryFrame(of:maxPixels:)``).
+    ///
+    /// ```swift
+    /// try FilterChain([AspectFit(width: 9_166)]).checkOutputSizes(forSourceSize: PixelSize(width: 24, height: 16), maxPixels: 262_144)
+    /// // throws: invalid aspect-fit output '9166×6111 (56 megapixels)': expected at most 262144 pixels (max-pixels)
+    /// ```
+    /// - Throws: ``DarkroomError/invalidArgument(name:value:expected:)`` naming the filter.
+    public func checkOutputSizes(forSourceSize size: PixelSize, frames: Int = 1, maxPixels: Int) throws {
+        var size = size
+        for filter in filters {
+            guard let next = filter.outputSize(forInputSize: size) else { return }
+            try FilterOutputLimit.check(next, frames: frames, filter: filter.outputLimitName, maxPixels: maxPixels)
+            size = next
+        }
+    }
+}

@@ -38,6 +38,13 @@ public struct ExtendFilter: DeclaredFilter {
         ])
     }
 
+    /// The input with the borders added: the arguments alone decide it.
+    public func outputSize(forInputSize size: PixelSize) -> PixelSize? {
+        PixelSize(
+            width: size.width + arguments.int("left") + arguments.int("right"),
+            height: size.height + arguments.int("top") + arguments.int("bottom"))
+    }
+
     public func apply(to image: Image) throws -> Image {
         let top = arguments.int("top"), left = arguments.int("left")
         let canvas = PixelSize(

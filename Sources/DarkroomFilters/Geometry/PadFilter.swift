@@ -42,6 +42,11 @@ public struct PadFilter: DeclaredFilter {
         ])
     }
 
+    /// The canvas: at least `width` × `height`, never smaller than the input.
+    public func outputSize(forInputSize size: PixelSize) -> PixelSize? {
+        PixelSize(width: max(size.width, arguments.int("width")), height: max(size.height, arguments.int("height")))
+    }
+
     public func apply(to image: Image) throws -> Image {
         let canvas = PixelSize(
             width: max(image.width, arguments.int("width")), height: max(image.height, arguments.int("height")))

@@ -56,6 +56,15 @@ public struct RotateFilter: DeclaredFilter {
         ])
     }
 
+    /// The input's size for a half turn, its sides swapped for a quarter turn, else the
+    /// bounding box of the turned image.
+    public func outputSize(forInputSize size: PixelSize) -> PixelSize? {
+        let angle = arguments.double("angle")
+        let quarterTurns = angle / 90
+        guard quarterTurns == quarterTurns.rounded() else { return RotationSampler.outputSize(of: size, degrees: angle) }
+        return Int(quarterTurns) % 2 == 0 ? size : PixelSize(width: size.height, height: size.width)
+    }
+
     public func apply(to image: Image) throws -> Image {
         let angle = arguments.double("angle")
         let quarterTurns = angle / 90

@@ -88,7 +88,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Bytes of pixels the work in flight may hold, across all requests, such as 1GB (default: [limits] memory in filters.d, else 256MB).")
     var memory: String?
 
-    @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: "Refuse sources with more pixels than this (default: [limits] max-pixels in filters.d, else 100000000).")
+    @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: "Refuse sources and filter outputs with more pixels than this (default: [limits] max-pixels in filters.d, else 100000000).")
     var maxPixels: Int?
 
     @Option(name: .customLong("max-frames"), parsing: .unconditional, help: "Refuse animations with more frames than this (default: [limits] max-frames in filters.d, else 1000).")
