@@ -208,8 +208,8 @@ struct Listing: Encodable {
                 out += "      \(a.name): \(a.allowed); \(fallback) — \(a.summary)\n"
             }
         }
-        out += "  Numbers are plain decimals. A filter whose output would exceed "
-            + "\(FilterOutputLimit.maxPixels / 1_000_000) megapixels refuses the image, whatever its arguments.\n"
+        out += "  Numbers are plain decimals. A filter whose output would exceed [limits] max-pixels "
+            + "(at most \(FilterOutputLimit.maxPixels / 1_000_000) megapixels) refuses the image, whatever its arguments.\n"
         out += "\nVariants (from \(config))\n"
         for v in variants {
             out += "  \(v.name)\(v.description.map { "  — \($0)" } ?? "")\n"
