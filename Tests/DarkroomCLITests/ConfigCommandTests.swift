@@ -120,7 +120,7 @@ struct ListCommandTests {
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("identifier: negate>auto()"))
         #expect(outcome.stdout.contains("overrides:  \(folder.url.path)/10-a.toml:1"))
-        #expect(outcome.stdout.contains("exceed 100 megapixels refuses the image"))
+        #expect(outcome.stdout.contains("exceed [limits] max-pixels (at most 100 megapixels) refuses the image"))
     }
 
     @Test("a --config folder that does not exist exits 78 (EX_CONFIG) with its reason, as check does")
