@@ -9,7 +9,7 @@ import DarkroomCore
 ///
 /// A plan:
 /// 1. checks the header against the decode options' limits, each filter's output the size
-///    decides against the pixel limit (``FilterChain/checkOutputSizes(forSourceSize:frames:maxPixels:)``)
+///    decides against the pixel limit (`FilterChain.checkOutputSizes(forSourceSize:frames:maxPixels:)`)
 ///    and each target's output against its encoder (``checkWritable(_:header:decoding:registry:)``),
 ///    before a pixel is decoded;
 /// 2. gives each target its decode: the decoder the registry picks and its chain's size hint in

@@ -9,7 +9,7 @@
 /// - the configured pixel limit (`[limits] max-pixels`, `--max-pixels`,
 ///   ``DecodeLimits/maxPixels``), which the renderers hold every filter's output to as they
 ///   hold the source to it (``ImageFilter/applyToEveryFrame(of:maxPixels:)``,
-///   ``FilterChain/checkOutputSizes(forSourceSize:maxPixels:)``), so a server limited to
+///   ``FilterChain/checkOutputSizes(forSourceSize:frames:maxPixels:)``), so a server limited to
 ///   4 megapixels does not enlarge a thumbnail to 56.
 ///
 /// ```swift
