@@ -183,7 +183,7 @@ let package = Package(
             name: "DarkroomCLI",
             dependencies: [
                 "Darkroom", "DarkroomTools", "DarkroomConfig", "DarkroomCore", "DarkroomFilters",
-                "DarkroomSources", "DarkroomCache", "DarkroomCurl", "DarkroomGD", "DarkroomPNG", "DarkroomWorkers",
+                "DarkroomSources", "DarkroomCache", "DarkroomCurl", "DarkroomWorkers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -194,7 +194,7 @@ let package = Package(
         .target(
             name: "DarkroomServer",
             dependencies: [
-                "Darkroom", "DarkroomTools", "DarkroomConfig", "DarkroomCore", "DarkroomCurl", "DarkroomSources", "DarkroomGD",
+                "Darkroom", "DarkroomTools", "DarkroomConfig", "DarkroomCore", "DarkroomCurl", "DarkroomSources",
                 "DarkroomWorkers",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Darkroom
 import DarkroomCore
-import DarkroomGD
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -33,7 +32,7 @@ struct DarkroomCommand: ParsableCommand {
     /// swift-argument-parser.
     static func main() {
         // What libgd's codecs print (dav1d, libheif) joins the one-line error it belongs to.
-        CodecOutput.routeIntoErrors()
+        Registry.routeCodecOutputIntoErrors()
         let arguments = Array(CommandLine.arguments.dropFirst())
         ConfigurationPrefetch.start(arguments: arguments)
         if let batch = PlainBatchCommandLine.options(arguments) {

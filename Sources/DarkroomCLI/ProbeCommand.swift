@@ -2,7 +2,6 @@ import ArgumentParser
 import Darkroom
 import DarkroomTools
 import DarkroomCore
-import DarkroomPNG
 import DarkroomSources
 
 // MARK: - darkroom probe
@@ -42,7 +41,12 @@ struct ProbeCommand: ParsableCommand {
                 try BatchInput.refuseURL(file, command: "probe")
                 let bytes = try FileBytes.read(file)
                 var details = try ImageDetails(bytes)
-                if details.header.format == .png, let name = PNGEmbeddedProfile.bytes(in: bytes).flatMap(ICCProfile.name(of:)) {
+                // The profile's own name, as the decoder reads the profile (PNG's is compressed,
+                // so the header alone gives only the chunk's label).
+                if details.hasICCProfile,
+                    let decoder = try? CommandRegistry.shared.decoder(for: details.header, options: DecodeOptions()),
+                    let name = decoder.metadata(in: bytes, header: details.header).iccProfile.flatMap(ICCProfile.name(of:))
+                {
                     details.iccProfileName = name
                 }
                 objects.append(Self.object(details, file: files.count > 1 ? file : nil))

@@ -104,3 +104,21 @@ extension Registry {
         }
     }
 }
+
+// MARK: - The standard codecs' own output
+
+extension Registry {
+    /// Routes what the standard codecs' C libraries print on their own (dav1d and libheif,
+    /// through libgd) into the error of the call that made them print, instead of the
+    /// process's standard error. Call it once, first thing in an executable; it returns whether
+    /// C's `stderr` could be replaced (it can on glibc).
+    ///
+    /// ```swift
+    /// Registry.routeCodecOutputIntoErrors()
+    /// // darkroom: error: bad.avif: cannot decode AVIF: …: Unknown OBU type 14 of size 151
+    /// ```
+    @discardableResult
+    public static func routeCodecOutputIntoErrors() -> Bool {
+        CodecOutput.routeIntoErrors()
+    }
+}

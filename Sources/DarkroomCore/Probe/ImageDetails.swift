@@ -24,8 +24,9 @@ public struct ImageDetails: Sendable, Hashable {
     /// Whether an ICC profile is embedded.
     public var hasICCProfile: Bool
     /// The embedded profile's name: its `desc` text. For PNG, whose profile is compressed, it
-    /// is the `iCCP` chunk's own profile name (often just "ICC Profile"); `PNGEmbeddedProfile`
-    /// in DarkroomPNG inflates the profile to read its `desc`.
+    /// is the `iCCP` chunk's own profile name (often just "ICC Profile"); the PNG decoder's
+    /// metadata (`ImageDecoder.metadata(in:header:)`) inflates the profile, whose `desc`
+    /// `darkroom probe` prints.
     public var iccProfileName: String?
     /// How many frames the file holds: 1 for a still image; a TIFF's pages.
     public var frameCount: Int

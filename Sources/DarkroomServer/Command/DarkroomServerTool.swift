@@ -1,6 +1,5 @@
 import ArgumentParser
 import Darkroom
-import DarkroomGD
 import DarkroomWorkers
 import FoundationEssentials
 import Glibc
@@ -29,7 +28,7 @@ public enum DarkroomServerTool {
     /// or a port that cannot be bound print why and exit with status 1 (64 for usage errors).
     public static func main(registry makeRegistry: () -> Registry = { Registry.standard }) async {
         // What libgd's codecs print joins the error of the request that made them print.
-        CodecOutput.routeIntoErrors()
+        Registry.routeCodecOutputIntoErrors()
         // Started by the server's own DecodeWorkerPool as a decoder worker: serve it, then exit.
         DecodeWorker.runIfAsked(registry: makeRegistry())
         let command: ServeCommand
