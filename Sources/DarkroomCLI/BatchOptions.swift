@@ -105,10 +105,11 @@ struct BatchOptions: Equatable {
         do {
             caches = try CommandRegistry.caches(for: configuration, noCache: noCache)
             renderer = CommandRegistry.renderer(caches: caches, decoding: decoding)
-            if found.inputs.contains(where: \.isURL) {
-                try CommandRegistry.requireSourceSettings(configuration)
+            if found.inputs.contains(where: \.isURL) { try CommandRegistry.requireSourceSettings(configuration) }
+            if !found.inputs.isEmpty {
                 pipeline = try CommandRegistry.pipeline(
-                    for: configuration, targets: targets, caches: caches, jobs: jobs, decoding: decoding)
+                    for: configuration, targets: targets, caches: caches, jobs: jobs, decoding: decoding,
+                    threading: .shared)
             }
         } catch {
             throw CommandFailure.exit(subject: "cache", error)

@@ -83,7 +83,8 @@ enum CommandRegistry {
     /// them (standard input's bytes, which a plain path would otherwise claim).
     static func pipeline(
         for configuration: Configuration, targets: [RenderTarget], caches: CacheLayers, jobs: Int,
-        first: (any ImageSource)? = nil, decoding: DecodeOptions = DecodeOptions()
+        first: (any ImageSource)? = nil, decoding: DecodeOptions = DecodeOptions(),
+        threading: ImagePipeline.Threading = .separate
     ) throws -> ImagePipeline {
         var registry = shared
         if let first { registry.register(source: first) }
@@ -93,6 +94,7 @@ enum CommandRegistry {
         registry.register(source: HTTPSource(settings: configuration.httpSourceSettings))
         var settings = ImagePipeline.Configuration(registry: registry, targets: targets, caches: caches)
         settings.maximumActiveProcessing = max(1, jobs)
+        settings.threading = threading
         settings.apply(configuration.limitSettings)
         settings.decoding = decoding
         return ImagePipeline(configuration: settings)

@@ -11,6 +11,11 @@ import Testing
 
 @Suite("A DecodeWorkerPool decodes in worker processes exactly as in process, and a worker's crash, hang or memory blow-up fails one decode")
 struct DecodeWorkerPoolTests {
+    /// Set when a detached decode has ended.
+    final class EndFlag: Sendable {
+        let value = Atomic(false)
+    }
+
     /// The built `darkroom-server`, whose main serves as a worker when asked.
     static let executable = BuiltExecutable.url(named: "darkroom-server").path
 
@@ -86,13 +91,21 @@ struct DecodeWorkerPoolTests {
     func killedMidDecode() async throws {
         let pool = Self.pool()
         let (bytes, header) = try Self.fixture("gradient.heic")
-        let decode = Task.detached { try pool.decode(bytes, header: header, options: DecodeOptions(), fault: .hang) }
+        let ended = EndFlag()
+        let decode = Task.detached {
+            defer { ended.value.store(true, ordering: .relaxed) }  // a decode failing at once ends the wait too
+            return try pool.decode(bytes, header: header, options: DecodeOptions(), fault: .hang)
+        }
         var busy: [pid_t] = []
-        while busy.isEmpty {
+        while busy.isEmpty, !ended.value.load(ordering: .relaxed) {
             try await Task.sleep(for: .milliseconds(10))
             busy = pool.busyWorkers
         }
-        kill(busy[0], SIGKILL)
+        guard let worker = busy.first else {
+            Issue.record("the decode ended before a worker took it: \(await decode.result)")
+            return
+        }
+        kill(worker, SIGKILL)
         await #expect(throws: DarkroomError.decodeFailed(.heif, detail: "the decoder worker died of signal 9 (Killed): the decoder crashed, or needed more than its 2048 MB memory cap")) {
             try await decode.value
         }

@@ -71,7 +71,9 @@ public final class ImagePipeline: Sendable {
     /// The pipeline's blocking-I/O threads as a task executor. Synchronous code that waits for
     /// the pipeline passes it to ``BlockingWait``, so that the waited-for work (and whatever
     /// it does with the results, such as writing files) runs on these threads and never needs
-    /// Swift's cooperative pool, which the waiting caller may itself be blocking.
+    /// Swift's cooperative pool, which the waiting caller may itself be blocking. With
+    /// ``Threading/shared`` threads it is the one pool, and the waiting thread works in it
+    /// until the work ends.
     ///
     /// ```swift
     /// let outputs = try BlockingWait.run(on: pipeline.executor) { try await pipeline.images(for: path, variants: ["thumbnail"]) }

@@ -16,6 +16,23 @@ extension ImagePipeline {
         case lifo
     }
 
+    /// Which threads run a pipeline's work.
+    ///
+    /// ```swift
+    /// configuration.threading = .shared   // a batch of local files on a few CPUs
+    /// ```
+    public enum Threading: Sendable, Equatable {
+        /// Loads, the jobs' coordination and the processing each have their own threads, so a
+        /// slow load never holds a processing thread: what a server or an app wants.
+        case separate
+        /// One pool of ``Configuration/maximumActiveProcessing`` threads runs all the work, a
+        /// render's steps (read, decode, filters, encode) one after another on one thread where
+        /// they can, and a thread waiting with ``BlockingWait`` on ``ImagePipeline/executor``
+        /// works as one of them meanwhile: what a batch of local files wants, where there is
+        /// little to wait for and every extra thread only takes a CPU from the work.
+        case shared
+    }
+
     /// Everything an ``ImagePipeline`` works with.
     ///
     /// ```swift
@@ -58,6 +75,9 @@ extension ImagePipeline {
         public var queueTimeout: Double?
         /// FIFO or LIFO within a priority (default FIFO).
         public var queueOrder: QueueOrder
+        /// Which threads run the loads, the jobs and the processing (default
+        /// ``Threading/separate``).
+        public var threading: Threading
         /// Orientation, limits, colour-profile handling and the damage policy for every decode,
         /// as one value (each render's plan sets the size hint). `decoding.colorProfiles =
         /// .ignore` keeps stored pixel values. Damage `decoding.failOn` lets through goes to
@@ -97,6 +117,7 @@ extension ImagePipeline {
             self.memoryBudget = Self.defaultMemoryBudget
             self.queueTimeout = nil
             self.queueOrder = .fifo
+            self.threading = .separate
             self.decoding = DecodeOptions()
             self.fallback = nil
             self.logger = Logger(label: "darkroom.pipeline")

@@ -38,7 +38,8 @@ final class PipelineCore: @unchecked Sendable {
         self.configuration = configuration
         threads = PipelineThreads(
             processingThreads: min(Self.maximumThreads, max(1, configuration.maximumActiveProcessing)),
-            ioThreads: min(Self.maximumThreads, max(1, configuration.maximumActiveDownloads)) + 2)
+            ioThreads: min(Self.maximumThreads, max(1, configuration.maximumActiveDownloads)) + 2,
+            shared: configuration.threading == .shared)
         metrics = PipelineMetrics(
             prefix: configuration.metricsPrefix, factory: configuration.metricsFactory ?? MetricsSystem.factory,
             layers: configuration.caches.layers.map(\.name),

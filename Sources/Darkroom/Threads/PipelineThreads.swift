@@ -24,10 +24,17 @@ final class PipelineThreads: Sendable {
     let stages: PoolTaskExecutor
 
     /// `processingThreads` should match the processing queue's limit (it never asks for more).
-    init(processingThreads: Int, ioThreads: Int) {
-        processing = ThreadPool(name: "darkroom.proc", count: processingThreads, keepsHandOversLocal: true)
-        blocking = ThreadPool(name: "darkroom.io", count: ioThreads)
-        coordination = ThreadPool(name: "darkroom.jobs", count: 2, keepsHandOversLocal: true)
+    ///
+    /// `shared`: one pool of `processingThreads` threads runs everything (loads, jobs and
+    /// processing), every hand-over next on the thread that made it, and a caller waiting with
+    /// `BlockingWait` lends its thread to it (and counts as one of them): so one processing
+    /// slot is one thread, as `batch --jobs 1` promises.
+    init(processingThreads: Int, ioThreads: Int, shared: Bool = false) {
+        processing = shared
+            ? ThreadPool(name: "darkroom.work", count: processingThreads, keepsHandOversLocal: true, acceptsHost: true)
+            : ThreadPool(name: "darkroom.proc", count: processingThreads, keepsHandOversLocal: true)
+        blocking = shared ? processing : ThreadPool(name: "darkroom.io", count: ioThreads)
+        coordination = shared ? processing : ThreadPool(name: "darkroom.jobs", count: 2, keepsHandOversLocal: true)
         io = PoolTaskExecutor(pool: blocking)
         jobs = PoolTaskExecutor(pool: coordination)
         stages = PoolTaskExecutor(pool: processing)

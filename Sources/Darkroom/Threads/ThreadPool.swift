@@ -35,16 +35,26 @@ final class ThreadPool: @unchecked Sendable {
     private let capacity: Int
     /// How many threads started.
     private var threadCount = 0
+    /// Whether a waiting caller may lend its thread (``host(_:)``).
+    private let acceptsHost: Bool
+    /// The slot of a lent thread: after the pool's own.
+    private var hostIndex: Int { capacity }
+    /// Whether a thread is lent now, and whether it has been asked to leave.
+    private var hosting = false
+    private var hostLeaving = false
 
     /// A pool of up to `count` threads named `name.0`, `name.1`, … (Linux keeps 15 bytes of a
     /// name). With `keepsHandOversLocal`, work a pool thread submits runs next on that thread.
-    init(name: String, count: Int, keepsHandOversLocal: Bool = false) {
+    /// With `acceptsHost`, a caller waiting for the pool's work may lend its thread to it
+    /// (``host(_:)``), which then counts as one of the `count`.
+    init(name: String, count: Int, keepsHandOversLocal: Bool = false, acceptsHost: Bool = false) {
         self.name = name
         self.capacity = max(1, count)
         self.keepsHandOversLocal = keepsHandOversLocal
-        runNext = Array(repeating: nil, count: capacity)
-        isIdle = Array(repeating: false, count: capacity)
-        wakeUps = (0..<capacity).map { _ in LockCondition() }
+        self.acceptsHost = acceptsHost
+        runNext = Array(repeating: nil, count: capacity + 1)
+        isIdle = Array(repeating: false, count: capacity + 1)
+        wakeUps = (0...capacity).map { _ in LockCondition() }
     }
 
     /// How many threads the pool has started so far.
@@ -79,11 +89,18 @@ final class ThreadPool: @unchecked Sendable {
     @discardableResult
     private func share(_ job: @escaping @Sendable () -> Void) -> Bool {
         work.append(job)
+        return dispatchShared()
+    }
+
+    /// Wakes an idle thread for the shared queue, or starts one when none is idle and the pool
+    /// may grow. Under the lock.
+    @discardableResult
+    private func dispatchShared() -> Bool {
         if let index = idle.last {
             wake(index)
             return true
         }
-        guard threadCount < capacity, !stopping else { return threadCount > 0 }
+        guard threadCount + (hosting ? 1 : 0) < capacity, !stopping else { return threadCount > 0 || hosting }
         let index = threadCount
         // Started because no thread is free: on another CPU than the busy caller's (in a KVM
         // guest a new thread otherwise often waits for the caller's CPU; see SpreadThreads).
@@ -125,13 +142,80 @@ final class ThreadPool: @unchecked Sendable {
         lock.unlock()
     }
 
+    // MARK: - Lending a thread
+
+    /// Lends the calling thread to the pool while it waits: `start` is called on it as one of
+    /// the pool's threads (so the work it submits runs next here, not on a woken thread), then
+    /// the thread runs the pool's work until the closure `start` was given is called (from any
+    /// thread). False, with nothing run, when the pool takes no host or has one already: then
+    /// the caller waits as it otherwise would.
+    ///
+    /// A batch's main thread, which would only sleep until its work ends, so does the work
+    /// itself, and the pool starts one thread fewer.
+    func host(_ start: (_ leave: @escaping @Sendable () -> Void) -> Void) -> Bool {
+        // One of the pool's own threads keeps its place (and waits as any caller would).
+        guard PoolThreadMark.index(in: self) == nil else { return false }
+        lock.lock()
+        guard acceptsHost, !hosting, !stopping else {
+            lock.unlock()
+            return false
+        }
+        hosting = true
+        hostLeaving = false
+        lock.unlock()
+        let previous = PoolThreadMark.current
+        let mark = PoolThreadMark(pool: self, index: hostIndex)
+        mark.install()
+        start { [self] in
+            lock.lock()
+            hostLeaving = true
+            markBusy(hostIndex)  // so no work is given to it any more
+            wakeUps[hostIndex].signal()
+            lock.unlock()
+        }
+        lock.lock()
+        runJobs(hostIndex)
+        markBusy(hostIndex)
+        hosting = false
+        // Leaving: work handed to this thread, and shared work it may have been woken for,
+        // go to the pool's own threads (a wake-up or a start each).
+        if let next = runNext[hostIndex] {
+            runNext[hostIndex] = nil
+            work.append(next)
+        }
+        for _ in 0..<min(work.count - head, 2) { dispatchShared() }
+        lock.unlock()
+        PoolThreadMark.restore(previous)
+        withExtendedLifetime(mark) {}
+        return true
+    }
+
+    /// Runs `body` with the calling thread unmarked, so what it submits to any pool goes to
+    /// that pool's shared queue, not to this thread's "run next" place: for a pool thread about
+    /// to block until that work is done.
+    static func submittingFromOutside<T>(_ body: () throws -> T) rethrows -> T {
+        let previous = PoolThreadMark.current
+        PoolThreadMark.restore(nil)
+        defer { PoolThreadMark.restore(previous) }
+        return try body()
+    }
+
     // MARK: - Running
 
     private func run(_ index: Int) {
         let mark = PoolThreadMark(pool: self, index: index)
         mark.install()
         lock.lock()
+        runJobs(index)
+        lock.unlock()
+    }
+
+    /// Runs thread `index`'s work until the pool stops (or, for the lent thread, until it is
+    /// asked to leave). Called and returns under the lock.
+    private func runJobs(_ index: Int) {
+        let isHost = index == hostIndex
         while true {
+            if isHost, hostLeaving { return }
             let job: (@Sendable () -> Void)?
             if let next = runNext[index] {
                 runNext[index] = nil
@@ -144,9 +228,8 @@ final class ThreadPool: @unchecked Sendable {
                     work.removeFirst(head)
                     head = 0
                 }
-            } else if stopping {
-                lock.unlock()
-                return
+            } else if stopping, !isHost {
+                return  // (a lent thread stays until its caller's work has ended)
             } else {
                 if !isIdle[index] {
                     isIdle[index] = true
@@ -182,9 +265,16 @@ private final class PoolThreadMark {
         self.index = index
     }
 
-    /// Marks the current thread (which keeps this mark alive: it never returns while marked).
+    /// Marks the current thread (which keeps this mark alive while it is marked).
     func install() {
         pthread_setspecific(Self.key, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// The current thread's mark, to put back with ``restore(_:)``.
+    static var current: UnsafeMutableRawPointer? { pthread_getspecific(key) }
+
+    static func restore(_ previous: UnsafeMutableRawPointer?) {
+        pthread_setspecific(key, previous)
     }
 
     /// The current thread's index in `pool`, or `nil` when it is not one of its threads.
@@ -199,7 +289,7 @@ private final class PoolThreadMark {
 
 /// A task executor running jobs on a ``ThreadPool`` (threads outside the cooperative pool).
 final class PoolTaskExecutor: TaskExecutor, Sendable {
-    private let pool: ThreadPool
+    let pool: ThreadPool
 
     init(pool: ThreadPool) {
         self.pool = pool

@@ -85,12 +85,14 @@ public struct Batch: Sendable {
 
     // MARK: - Running
 
-    /// Runs the batch on `jobs` worker threads (1 = on the calling thread only), calling
-    /// `progress` (from any worker, serialised) after each input.
+    /// Runs the batch, calling `progress` (from any thread, serialised) after each input.
     ///
-    /// Files are rendered by the workers through `renderer`. URLs are fetched and rendered
-    /// through `pipeline` (its queues bound the downloads and the processing), all at once and
-    /// beside the file workers; without a pipeline each URL input fails.
+    /// With a `pipeline`, files and URLs alike are its requests: the URLs all at once (its
+    /// queues bound the downloads and the processing), the files in ``BatchSchedule`` order,
+    /// two per processing slot in flight, so the next file is read while one is rendered.
+    /// `jobs` should be the pipeline's processing slots. Without one, files are rendered by
+    /// `jobs` worker threads (1 = on the calling thread only) through `renderer`, and each URL
+    /// input fails.
     public func run(
         renderer: CachingRenderer, pipeline: ImagePipeline? = nil, jobs: Int = 1, counters: StageCounters? = nil,
         progress: @escaping @Sendable (Progress) -> Void = { _ in }
@@ -134,14 +136,17 @@ public struct Batch: Sendable {
                     path: input.path, detail: "its outputs would overwrite those of \(first) (same name); rename one")
             }
         }
+        // The index of the next file to take, or `nil` when all are taken.
+        let nextFile: @Sendable () -> Int? = {
+            state.withLock { s in
+                guard s.next < files.count else { return nil }
+                defer { s.next += 1 }
+                return s.next
+            }
+        }
         let fileWorker: @Sendable () -> Void = {
             while true {
-                let index: Int? = state.withLock { s in
-                    guard s.next < files.count else { return nil }
-                    defer { s.next += 1 }
-                    return s.next
-                }
-                guard let index else { return }
+                guard let index = nextFile() else { return }
                 let input = files[index]
                 do {
                     try checkCollision(input)
@@ -152,21 +157,31 @@ public struct Batch: Sendable {
                 }
             }
         }
-        let urlLane: @Sendable () -> Void = {
-            guard !urls.isEmpty else { return }
-            // On the pipeline's I/O threads (the writes block them), never needing the
-            // cooperative pool, which a caller on a cooperative thread would be blocking.
+        let renderOnPipeline: @Sendable (BatchInput) async -> Void = { input in
+            do {
+                try checkCollision(input)
+                let (written, cached, flattened) = try await fetchAndRenderReporting(input, pipeline: pipeline)
+                finish(input, written, cached, nil, flattened)
+            } catch {
+                finish(input, [], 0, error, [])
+            }
+        }
+        let pipelineLane: @Sendable () -> Void = {
+            guard !urls.isEmpty || (pipeline != nil && !files.isEmpty) else { return }
+            // On the pipeline's threads (the writes block them), never needing the cooperative
+            // pool, which a caller on a cooperative thread would be blocking. With shared threads
+            // (`darkroom batch`) this thread is lent to the pipeline and works until the end.
             _ = try? BlockingWait.run(on: pipeline?.executor) {
                 await withTaskGroup(of: Void.self) { group in
                     for input in urls {
+                        group.addTask { await renderOnPipeline(input) }
+                    }
+                    guard pipeline != nil else { return }
+                    // Files in schedule order, two per processing slot in flight, so the next
+                    // files are read while others are rendered.
+                    for _ in 0..<(min(files.count, 2 * max(1, jobs))) {
                         group.addTask {
-                            do {
-                                try checkCollision(input)
-                                let (written, cached, flattened) = try await fetchAndRenderReporting(input, pipeline: pipeline)
-                                finish(input, written, cached, nil, flattened)
-                            } catch {
-                                finish(input, [], 0, error, [])
-                            }
+                            while let index = nextFile() { await renderOnPipeline(files[index]) }
                         }
                     }
                 }
@@ -180,11 +195,16 @@ public struct Batch: Sendable {
                     finished: s.finished, total: total, input: failure.input, outputs: [], cached: 0, error: failure.error))
             }
         }
-        let workers = max(files.isEmpty ? 0 : 1, min(jobs, files.count))
-        // One lane per file worker (the first on this thread), and one for the URLs (waiting
-        // on the pipeline) when there are any. SpreadThreads starts each worker on its own CPU.
-        SpreadThreads.run(lanes: workers + (urls.isEmpty ? 0 : 1)) { lane in
-            if lane == workers { urlLane() } else { fileWorker() }
+        if pipeline != nil {
+            // Files and URLs alike are requests to the pipeline, whose queues bound the work.
+            pipelineLane()
+        } else {
+            let workers = max(files.isEmpty ? 0 : 1, min(jobs, files.count))
+            // One lane per file worker (the first on this thread), and one for the URLs (which
+            // fail without a pipeline). SpreadThreads starts each worker on its own CPU.
+            SpreadThreads.run(lanes: workers + (urls.isEmpty ? 0 : 1)) { lane in
+                if lane == workers { pipelineLane() } else { fileWorker() }
+            }
         }
         return state.withLock { s in
             // The unusable arguments first, then the inputs, each in the order given.
