@@ -89,7 +89,9 @@ struct DecodeWorkerPoolTests {
 
     @Test("a worker killed (SIGKILL) in the middle of a decode fails that decode only")
     func killedMidDecode() async throws {
-        let pool = Self.pool()
+        // The test kills the worker itself: a timeout far past any CPU starvation of a parallel
+        // test run (which left this loop waiting over 30 s in CI) never ends the decode first.
+        let pool = Self.pool(timeout: 600)
         let (bytes, header) = try Self.fixture("gradient.heic")
         let ended = EndFlag()
         let decode = Task.detached {
