@@ -177,8 +177,8 @@ final class ThreadPool: @unchecked Sendable {
         runJobs(hostIndex)
         markBusy(hostIndex)
         hosting = false
-        // Leaving: work handed to this thread, and shared work it may have been woken for,
-        // go to the pool's own threads (a wake-up or a start each).
+        // Leaving: what waits for it is at most its "run next" job and the one shared job it
+        // may have been woken for just now; each gets a wake-up or a start of its own.
         if let next = runNext[hostIndex] {
             runNext[hostIndex] = nil
             work.append(next)

@@ -90,8 +90,9 @@ public struct Batch: Sendable {
     /// With a `pipeline`, files and URLs alike are its requests: the URLs all at once (its
     /// queues bound the downloads and the processing), the files in ``BatchSchedule`` order,
     /// two per processing slot in flight, so the next file is read while one is rendered.
-    /// `jobs` should be the pipeline's processing slots. Without one, files are rendered by
-    /// `jobs` worker threads (1 = on the calling thread only) through `renderer`, and each URL
+    /// `jobs` should be the pipeline's processing slots; the pipeline counts its work in its
+    /// configuration's counters. Without one, files are rendered by `jobs` worker threads
+    /// (1 = on the calling thread only) through `renderer`, counted in `counters`, and each URL
     /// input fails.
     public func run(
         renderer: CachingRenderer, pipeline: ImagePipeline? = nil, jobs: Int = 1, counters: StageCounters? = nil,
@@ -112,7 +113,8 @@ public struct Batch: Sendable {
         let localFiles = inputs.filter { !$0.isURL }
         let files = jobs > 1
             ? BatchSchedule.ordered(
-                localFiles, targets: targets, workers: min(jobs, localFiles.count), registry: renderer.renderer.registry) : localFiles
+                localFiles, targets: targets, workers: min(jobs, localFiles.count),
+                registry: pipeline?.configuration.registry ?? renderer.renderer.registry) : localFiles
         let urls = inputs.filter(\.isURL)
         let total = unusable.count + inputs.count
         let finish: @Sendable (BatchInput, [String], Int, (any Error)?, [(variant: String, flattening: AnimationFlattening)]) -> Void = {
@@ -166,17 +168,16 @@ public struct Batch: Sendable {
                 finish(input, [], 0, error, [])
             }
         }
-        let pipelineLane: @Sendable () -> Void = {
-            guard !urls.isEmpty || (pipeline != nil && !files.isEmpty) else { return }
+        let pipelineLane: @Sendable (ImagePipeline) -> Void = { pipeline in
+            guard !inputs.isEmpty else { return }
             // On the pipeline's threads (the writes block them), never needing the cooperative
             // pool, which a caller on a cooperative thread would be blocking. With shared threads
             // (`darkroom batch`) this thread is lent to the pipeline and works until the end.
-            _ = try? BlockingWait.run(on: pipeline?.executor) {
+            _ = try? BlockingWait.run(on: pipeline.executor) {
                 await withTaskGroup(of: Void.self) { group in
                     for input in urls {
                         group.addTask { await renderOnPipeline(input) }
                     }
-                    guard pipeline != nil else { return }
                     // Files in schedule order, two per processing slot in flight, so the next
                     // files are read while others are rendered.
                     for _ in 0..<(min(files.count, 2 * max(1, jobs))) {
@@ -195,16 +196,21 @@ public struct Batch: Sendable {
                     finished: s.finished, total: total, input: failure.input, outputs: [], cached: 0, error: failure.error))
             }
         }
-        if pipeline != nil {
+        if let pipeline {
             // Files and URLs alike are requests to the pipeline, whose queues bound the work.
-            pipelineLane()
+            pipelineLane(pipeline)
         } else {
-            let workers = max(files.isEmpty ? 0 : 1, min(jobs, files.count))
-            // One lane per file worker (the first on this thread), and one for the URLs (which
-            // fail without a pipeline). SpreadThreads starts each worker on its own CPU.
-            SpreadThreads.run(lanes: workers + (urls.isEmpty ? 0 : 1)) { lane in
-                if lane == workers { pipelineLane() } else { fileWorker() }
+            for input in urls {
+                do {
+                    try checkCollision(input)
+                    throw Self.noPipeline(for: input)
+                } catch {
+                    finish(input, [], 0, error, [])
+                }
             }
+            // One worker per lane, the first on this thread; SpreadThreads starts each other
+            // worker on its own CPU.
+            SpreadThreads.run(lanes: max(files.isEmpty ? 0 : 1, min(jobs, files.count))) { _ in fileWorker() }
         }
         return state.withLock { s in
             // The unusable arguments first, then the inputs, each in the order given.
@@ -244,13 +250,16 @@ public struct Batch: Sendable {
         return (written, cached)
     }
 
+    /// The error of a URL input in a batch run without a pipeline.
+    static func noPipeline(for input: BatchInput) -> DarkroomError {
+        .noComponent(kind: "source", detail: "'\(input.path)' (this batch has no pipeline for URLs)")
+    }
+
     /// ``fetchAndRender(_:pipeline:)``, also naming the variants written as an animation's first frame.
     func fetchAndRenderReporting(
         _ input: BatchInput, pipeline: ImagePipeline?
     ) async throws -> (written: [String], cached: Int, flattened: [(variant: String, flattening: AnimationFlattening)]) {
-        guard let pipeline else {
-            throw DarkroomError.noComponent(kind: "source", detail: "'\(input.path)' (this batch has no pipeline for URLs)")
-        }
+        guard let pipeline else { throw Self.noPipeline(for: input) }
         let responses = try await pipeline.images(for: input.path, variants: targets.map(\.name))
         let written = try write(responses.map { ($0.variant, $0.bytes, $0.format) }, for: input)
         let flattened = responses.compactMap { response in response.flattenedAnimation.map { (response.variant, $0) } }

@@ -68,4 +68,22 @@ struct BatchOnePathTests {
         #expect(errors[folder.path("gone.jpg")]?.contains("gone.jpg") == true, "\(errors)")
         #expect(errors[folder.path("bad.jpg")]?.contains("unrecognised image format") == true, "\(errors)")
     }
+
+    @Test("without a pipeline, files render inline and a URL fails at once, naming it")
+    func withoutPipeline() async throws {
+        let folder = try TemporaryDirectory()
+        try Data(HTTPPipelineFixture.imageBytes).write(to: URL(fileURLWithPath: folder.path("local.jpg")))
+        let url = "http://127.0.0.1:9/a.jpg"  // never fetched: there is nothing to fetch it with
+        let inline = StageCounters()
+        let batch = Batch(
+            inputs: [BatchInput(path: folder.path("local.jpg"), relativeStem: "local"), BatchInput(path: url, relativeStem: "a")],
+            targets: [PipelineFixture.thumbnail], outputDirectory: folder.path("out"))
+        let renderer = CachingRenderer(renderer: VariantRenderer(registry: PipelineFixture.registry))
+        let summary = await Task.detached { batch.run(renderer: renderer, jobs: 2, counters: inline) }.value
+        #expect(summary.succeeded == 1)
+        #expect(inline.encodes == 1)
+        #expect(summary.failures.map(\.input) == [url])
+        let message = summary.failures.first.map { "\($0.error)" } ?? ""
+        #expect(message.contains("no pipeline for URLs"), "\(message)")
+    }
 }
