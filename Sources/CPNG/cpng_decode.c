@@ -11,18 +11,9 @@
 
 #include "cpng_errors.h"
 #include "cpng_fast_rows.h"
+#include "cpng_reducer.h"
 
 // MARK: - State
-
-/// Where reduced rows go: sums of the current block row, written out every `factor` rows.
-typedef struct {
-    uint32_t *sums;
-    size_t sums_bytes;
-    uint32_t width, height, out_width, factor, next_row;
-    int channels;
-    uint8_t *pixels;
-    size_t stride;
-} cpng_reducer;
 
 struct cpng_decoder {
     /// First member: libpng's error and memory pointer.
@@ -240,69 +231,6 @@ cpng_status cpng_decoder_read_rgba(cpng_decoder *decoder, uint8_t *pixels, size_
 
 // MARK: - Shrink on load (box average of factor×factor blocks)
 
-/// Adds one decoded row (`channels` = 3: RGB, opaque; 4: RGBA) into per-output-pixel sums.
-/// RGBA is weighted by alpha: sums[0..2] = Σ c·a, sums[3] = Σ a. (uint32 is enough: at most
-/// 256·256 pixels of 255·255.)
-static void cpng_accumulate_row(const uint8_t *row, uint32_t width, uint32_t factor, int channels, uint32_t *sums) {
-    uint32_t out_width = (width + factor - 1) / factor;
-    for (uint32_t ox = 0; ox < out_width; ox++) {
-        uint32_t first = ox * factor, last = first + factor < width ? first + factor : width;
-        const uint8_t *p = row + (size_t)first * (size_t)channels;
-        uint32_t r = 0, g = 0, b = 0, a = 0;
-        if (channels == 3) {
-            for (uint32_t x = first; x < last; x++, p += 3) {
-                r += p[0];
-                g += p[1];
-                b += p[2];
-            }
-        } else {
-            for (uint32_t x = first; x < last; x++, p += 4) {
-                uint32_t alpha = p[3];
-                r += p[0] * alpha;
-                g += p[1] * alpha;
-                b += p[2] * alpha;
-                a += alpha;
-            }
-        }
-        uint32_t *s = sums + (size_t)ox * 4;
-        s[0] += r;
-        s[1] += g;
-        s[2] += b;
-        s[3] += a;
-    }
-}
-
-/// Writes one RGBA output row from the sums of `rows` input rows, rounding to nearest.
-static void cpng_emit_row(const uint32_t *sums, uint32_t width, uint32_t out_width, uint32_t factor,
-                          uint32_t rows, int channels, uint8_t *out) {
-    for (uint32_t ox = 0; ox < out_width; ox++) {
-        const uint32_t *s = sums + (size_t)ox * 4;
-        uint32_t columns = ox + 1 < out_width ? factor : width - ox * factor;
-        uint32_t count = columns * rows;
-        uint8_t *o = out + (size_t)ox * 4;
-        if (channels == 4) {
-            uint32_t alpha = s[3];
-            for (int c = 0; c < 3; c++) o[c] = alpha ? (uint8_t)((s[c] + alpha / 2) / alpha) : 0;
-            o[3] = (uint8_t)((alpha + count / 2) / count);
-        } else {
-            for (int c = 0; c < 3; c++) o[c] = (uint8_t)((s[c] + count / 2) / count);
-            o[3] = 255;
-        }
-    }
-}
-
-
-static void cpng_reduce_row(void *context, const uint8_t *row) {
-    cpng_reducer *r = (cpng_reducer *)context;
-    cpng_accumulate_row(row, r->width, r->factor, r->channels, r->sums);
-    uint32_t y = r->next_row++;
-    if (r->next_row % r->factor == 0 || r->next_row == r->height) {
-        uint32_t oy = y / r->factor, rows = y - oy * r->factor + 1;
-        cpng_emit_row(r->sums, r->width, r->out_width, r->factor, rows, r->channels, r->pixels + (size_t)oy * r->stride);
-        memset(r->sums, 0, r->sums_bytes);
-    }
-}
-
 /// After a partial RGB (opaque) read: the reducer averaged the missing rows in as black and
 /// wrote opaque pixels. Output rows with no input row read become transparent; a row with some
 /// gets the average of those alone, with alpha for the share it covers.
@@ -346,14 +274,14 @@ cpng_status cpng_decoder_read_rgba_reduced(
     }
     // The row and the sums live in `rows` (freed with the decoder, also after a longjmp).
     size_t row_bytes = (size_t)width * 4;  // room for RGBA; opaque files are read as RGB
-    size_t sums_bytes = (size_t)out_width * 4 * sizeof(uint32_t);
-    decoder->rows = (png_bytepp)malloc(row_bytes + sums_bytes);
+    size_t scratch_bytes = (cpng_reducer_scratch_bytes(width, factor) + 15) & ~(size_t)15;
+    decoder->rows = (png_bytepp)malloc(row_bytes + scratch_bytes);
     if (decoder->rows == NULL) {
         cpng_set_message(&decoder->report, "out of memory for a row");
         return CPNG_OUT_OF_MEMORY;
     }
-    uint32_t *sums = (uint32_t *)(void *)decoder->rows;
-    uint8_t *row = (uint8_t *)decoder->rows + sums_bytes;
+    void *scratch = decoder->rows;
+    uint8_t *row = (uint8_t *)decoder->rows + scratch_bytes;
 
     if (setjmp(png_jmpbuf(decoder->png))) {
         if (!cpng_keeps_partial_image(decoder)) return cpng_failure_status(&decoder->report);
@@ -375,8 +303,7 @@ cpng_status cpng_decoder_read_rgba_reduced(
         || png_get_rowbytes(decoder->png, decoder->info) != (size_t)width * (size_t)channels) {
         png_error(decoder->png, "libpng did not produce 8-bit RGB or RGBA rows");
     }
-    decoder->reducer = (cpng_reducer){sums, sums_bytes, width, height, out_width, factor, 0, channels, pixels, stride};
-    memset(sums, 0, sums_bytes);
+    decoder->reducer = cpng_reducer_init(scratch, width, height, factor, channels, pixels, stride);
     // Plain files' rows are inflated and unfiltered here, faster. libpng has read up to the
     // first IDAT's data; anything unusual (found before any row is used) leaves the file to
     // libpng, which reports problems its way.

@@ -1,13 +1,16 @@
 // Encoding an RGBA8 buffer to a PNG in memory with libpng.
 //
-// Rows are pointers into the caller's buffer; for an opaque image libpng drops the alpha
-// byte itself (png_set_filler on a write struct), so no converted copy is ever made.
+// libpng writes the signature, the header and the metadata. The image data of a non-interlaced
+// image is filtered and deflated here (cpng_image_data.h, libdeflate) and written as IDAT chunks;
+// interlaced and very large images go through libpng's rows, which are pointers into the
+// caller's buffer (for an opaque image libpng drops the alpha byte itself, png_set_filler).
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cpng_errors.h"
+#include "cpng_image_data.h"
 
 // MARK: - State
 
@@ -18,6 +21,9 @@ typedef struct {
     png_structp png;
     png_infop info;
     png_bytepp rows;
+    const uint8_t *pixels;
+    /// The deflated image data while it is written (freed by the caller, even after an error).
+    uint8_t *image_data;
     const cpng_metadata *metadata;
 } cpng_encoder;
 
@@ -83,6 +89,28 @@ static void cpng_set_metadata(png_structp png, png_infop info, const cpng_metada
     }
 }
 
+// MARK: - Image data
+
+/// Writes the image data filtered and deflated by CPNG (cpng_image_data.h) as IDAT chunks of
+/// at most 1 MiB, then IEND: libpng has written everything before them, and writes nothing
+/// after (png_write_end is not called; every chunk went out before the image data).
+static void cpng_write_image_data(cpng_encoder *encoder, const cpng_encode_settings *settings, int channels) {
+    png_structp png = encoder->png;
+    size_t length = 0;
+    encoder->image_data = cpng_deflate_image(encoder->pixels, settings->stride, settings->width,
+                                             settings->height, channels, settings->compression_level, &length);
+    if (encoder->image_data == NULL) {
+        encoder->report.out_of_memory = 1;
+        png_error(png, "out of memory for the PNG image data");
+    }
+    static const size_t chunk_limit = (size_t)1 << 20;
+    for (size_t offset = 0; offset < length; offset += chunk_limit) {
+        size_t count = length - offset < chunk_limit ? length - offset : chunk_limit;
+        png_write_chunk(png, (png_const_bytep) "IDAT", encoder->image_data + offset, count);
+    }
+    png_write_chunk(png, (png_const_bytep) "IEND", NULL, 0);
+}
+
 // MARK: - Encoding
 
 /// Runs libpng; every libpng error longjmps back here. Returns CPNG_OK or the failure.
@@ -107,6 +135,12 @@ static cpng_status cpng_run_encoder(cpng_encoder *encoder, const cpng_encode_set
     // After png_write_info (it needs the colour type): the source rows carry a 4th byte
     // that libpng strips when writing RGB.
     if (!settings->write_alpha) png_set_filler(png, 0, PNG_FILLER_AFTER);
+    int channels = settings->write_alpha ? 4 : 3;
+    if (!settings->interlaced
+        && ((size_t)settings->width * (size_t)channels + 1) * settings->height <= CPNG_IMAGE_DATA_MAX_BYTES) {
+        cpng_write_image_data(encoder, settings, channels);
+        return CPNG_OK;
+    }
     png_write_image(png, encoder->rows);
     // No info here: every chunk went out before the image data, and libpng 1.6.39 would write
     // eXIf a second time after it.
@@ -138,6 +172,7 @@ cpng_status cpng_encode_rgba_with_metadata(const uint8_t *pixels, const cpng_enc
         return CPNG_OUT_OF_MEMORY;
     }
     encoder->output = output;
+    encoder->pixels = pixels;
     encoder->metadata = metadata;
     cpng_status status = CPNG_OUT_OF_MEMORY;
     cpng_set_message(&encoder->report, "out of memory");
@@ -160,6 +195,7 @@ cpng_status cpng_encode_rgba_with_metadata(const uint8_t *pixels, const cpng_enc
     }
     png_destroy_write_struct(&encoder->png, &encoder->info);
     free(encoder->rows);
+    free(encoder->image_data);
     free(encoder);
     return status;
 }

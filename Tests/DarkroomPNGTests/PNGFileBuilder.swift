@@ -10,8 +10,9 @@ struct PNGFileBuilder {
     var palette: [UInt8]? = nil
     var transparency: [UInt8]? = nil
 
-    /// The file for `rows` of raw (unfiltered) scanline bytes.
-    func file(rows: [[UInt8]]) -> [UInt8] {
+    /// The file for `rows` of raw (unfiltered) scanline bytes, row `y` written with filter type
+    /// `filters[y % filters.count]` (0 None, 1 Sub, 2 Up, 3 Average, 4 Paeth; 8-bit samples).
+    func file(rows: [[UInt8]], filters: [UInt8] = [0]) -> [UInt8] {
         precondition(rows.count == height)
         var ihdr = be32(width) + be32(height)
         ihdr += [bitDepth, colorType, 0, 0, 0]
@@ -19,10 +20,46 @@ struct PNGFileBuilder {
         bytes += chunk("IHDR", ihdr)
         if let palette { bytes += chunk("PLTE", palette) }
         if let transparency { bytes += chunk("tRNS", transparency) }
-        let scanlines: [UInt8] = rows.flatMap { row -> [UInt8] in [0] + row }  // filter 0 (None) on every row
+        let bpp = max(1, Int(bitDepth) * Self.samples(colorType) / 8)
+        var scanlines: [UInt8] = []
+        for (y, row) in rows.enumerated() {
+            let filter = filters[y % filters.count]
+            scanlines += [filter] + Self.filtered(row, above: y > 0 ? rows[y - 1] : nil, filter: filter, bpp: bpp)
+        }
         bytes += chunk("IDAT", Self.storedZlib(scanlines))
         bytes += chunk("IEND", [])
         return bytes
+    }
+
+    // MARK: - Filters (PNG spec 9.2–9.4)
+
+    static func samples(_ colorType: UInt8) -> Int {
+        switch colorType {
+        case 2: 3
+        case 4: 2
+        case 6: 4
+        default: 1
+        }
+    }
+
+    /// `row` filtered with `filter`, given the unfiltered row above it (nil: the top row).
+    static func filtered(_ row: [UInt8], above: [UInt8]?, filter: UInt8, bpp: Int) -> [UInt8] {
+        row.indices.map { i in
+            let a = i >= bpp ? Int(row[i - bpp]) : 0
+            let b = above.map { Int($0[i]) } ?? 0
+            let c = i >= bpp ? above.map { Int($0[i - bpp]) } ?? 0 : 0
+            let predicted: Int
+            switch filter {
+            case 1: predicted = a
+            case 2: predicted = b
+            case 3: predicted = (a + b) / 2
+            case 4:
+                let p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
+                predicted = pa <= pb && pa <= pc ? a : pb <= pc ? b : c
+            default: predicted = 0
+            }
+            return UInt8(truncatingIfNeeded: Int(row[i]) - predicted)
+        }
     }
 
     // MARK: - Chunks and checksums

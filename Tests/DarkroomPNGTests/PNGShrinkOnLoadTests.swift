@@ -96,6 +96,37 @@ struct PNGShrinkOnLoadTests {
         #expect(reduced.pixels == expected.pixels)
     }
 
+    @Test("rows under every filter type, and every pair of them, shrink to the box average of libpng's decode",
+          arguments: [(UInt8(2), 3), (UInt8(6), 4)])
+    func everyFilterType(colorType: UInt8, channels: Int) throws {
+        // 25 row pairs, one of each (upper, lower) combination, then a lone last row: 51 rows.
+        let width = 34, height = 51
+        var filters: [UInt8] = []
+        for pair in 0..<25 { filters += [UInt8(pair / 5), UInt8(pair % 5)] }
+        filters.append(4)
+        var state: UInt32 = 0x2545_F491
+        let rows = (0..<height).map { y in
+            (0..<width * channels).map { i -> UInt8 in
+                state = state &* 1_664_525 &+ 1_013_904_223
+                // Flat stretches too, where Paeth's distances tie.
+                return (i / channels) % 7 < 2 ? UInt8(truncatingIfNeeded: y * 3) : UInt8(truncatingIfNeeded: state >> 24)
+            }
+        }
+        let bytes = PNGFileBuilder(width: width, height: height, bitDepth: 8, colorType: colorType)
+            .file(rows: rows, filters: filters)
+        let full = try decodePNG(bytes)
+        var expectedPixels: [UInt8] = []
+        for row in rows {
+            for i in stride(from: 0, to: row.count, by: channels) {
+                expectedPixels += [row[i], row[i + 1], row[i + 2], channels == 4 ? row[i + 3] : 255]
+            }
+        }
+        #expect(full.pixels == expectedPixels)  // libpng agrees with the test's filters
+        let reduced = try decodePNG(bytes, options: DecodeOptions(sizeHint: PixelSize(width: 2, height: 3)))
+        #expect(reduced.size == PixelSize(width: 2, height: 3))  // factor 17: rows go through in pairs and one alone
+        #expect(reduced == Self.boxAverage(full, factor: 17))
+    }
+
     @Test("a flipped IDAT CRC byte is still reported as corrupt when reduced")
     func flippedCRC() throws {
         var bytes = try encodePNG(Pattern.photo(width: 64, height: 64))
