@@ -2,7 +2,6 @@
 // (see cpng_fast_rows.h).
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include <libdeflate.h>
 
@@ -47,21 +46,6 @@ static const uint8_t *gather_idat(const uint8_t *data, size_t size, size_t chunk
     return stream;
 }
 
-// MARK: - The image's buffer
-
-/// `size` bytes to `free`; from 4 MiB up, aligned to and rounded up to whole 2 MiB pages and
-/// advised onto transparent huge pages, so a 5120×2880 image's 44 MB costs ~22 page faults
-/// instead of ~11,000 (as cjpeg_decode.c's `jpeg_get_large`).
-static uint8_t *allocate_on_huge_pages(size_t size) {
-    const size_t huge = (size_t)2 << 20;
-    if (size < 2 * huge || size > SIZE_MAX - huge) return malloc(size);
-    size_t rounded = (size + huge - 1) & ~(huge - 1);
-    void *block = NULL;
-    if (posix_memalign(&block, huge, rounded) != 0) return NULL;
-    (void)madvise(block, rounded, MADV_HUGEPAGE);
-    return block;
-}
-
 // MARK: - Entry point
 
 int cpng_fast_rows(const uint8_t *data, size_t size, size_t first_idat, uint32_t width, uint32_t height,
@@ -79,7 +63,7 @@ int cpng_fast_rows(const uint8_t *data, size_t size, size_t first_idat, uint32_t
     const uint8_t *stream = gather_idat(data, size, first_idat, &stream_length, &owned);
     if (stream == NULL) return 0;
     // A byte to spare past the last row (cpng_unfilter.h), rounded up.
-    uint8_t *raw = allocate_on_huge_pages(raw_size + 16);
+    uint8_t *raw = malloc(raw_size + 16);
     struct libdeflate_decompressor *inflater = libdeflate_alloc_decompressor();
     int ok = raw != NULL && inflater != NULL;
     if (ok) {

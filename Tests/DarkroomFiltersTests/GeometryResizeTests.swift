@@ -200,6 +200,40 @@ struct GeometrySizeHintTests {
         for filter in filters { #expect(filter.sizeHint(forSourceSize: photo) == nil, "\(filter.identifier)") }
     }
 
+    @Test("each resize hints its own size times the residual it is given, at least 1×")
+    func residual() throws {
+        #expect(try ScaleFilter(width: 64, height: 64).sizeHint(forSourceSize: photo, residual: 1) == PixelSize(width: 64, height: 64))
+        #expect(try AspectFitFilter(width: 256, height: 256).sizeHint(forSourceSize: photo, residual: 1.5)
+                == PixelSize(width: 384, height: 288))
+        #expect(try AspectFillFilter(width: 128, height: 128).sizeHint(forSourceSize: photo, residual: 1)
+                == PixelSize(width: 171, height: 128))
+        #expect(try AspectFitFilter(width: 256, height: 256).sizeHint(forSourceSize: photo, residual: 0.5)
+                == PixelSize(width: 256, height: 192))
+        // Filters that need every pixel ignore the residual.
+        #expect(try CropFilter(x: 0, y: 0, width: 10, height: 10).sizeHint(forSourceSize: photo, residual: 1) == nil)
+    }
+
+    @Test("a blur of at least 1 px right after a resize lets the resize decode with no residual")
+    func blurAfterResize() throws {
+        let source = PixelSize(width: 2560, height: 1600)
+        let fit = try AspectFitFilter(width: 1024, height: 16384)
+        #expect(FilterChain([fit]).sizeHint(forSourceSize: source) == PixelSize(width: 1792, height: 1120))
+        #expect(FilterChain([fit, try BlurFilter(sigma: 4)]).sizeHint(forSourceSize: source)
+                == PixelSize(width: 1024, height: 640))
+        #expect(FilterChain([fit, try BlurFilter(sigma: 1)]).sizeHint(forSourceSize: source)
+                == PixelSize(width: 1024, height: 640))
+        // A lighter blur, a sharpen, or a blur that does not come right after keep the residual.
+        #expect(FilterChain([fit, try BlurFilter(sigma: 0.5)]).sizeHint(forSourceSize: source)
+                == PixelSize(width: 1792, height: 1120))
+        #expect(FilterChain([fit, try SharpenFilter()]).sizeHint(forSourceSize: source) == PixelSize(width: 1792, height: 1120))
+        #expect(FilterChain([fit, try FlipFilter(), try BlurFilter(sigma: 4)]).sizeHint(forSourceSize: source)
+                == PixelSize(width: 1792, height: 1120))
+        // A chain that starts with a blur decodes at full size, as before.
+        #expect(FilterChain([try BlurFilter(sigma: 4), fit]).sizeHint(forSourceSize: source) == nil)
+        #expect(try BlurFilter(sigma: 4).smoothingSigma == 4)
+        #expect(fit.smoothingSigma == 0)
+    }
+
     @Test("a decode at any size at least the hint gives the same output size", arguments: [1, 2, 4])
     func sameSize(denominator: Int) throws {
         // A 960×720 source decoded at 1/1, 1/2 and 1/4 (all at least every hint below).

@@ -32,6 +32,17 @@ struct RenderPlanTests {
         #expect(alone.decodes.map(\.options.sizeHint) == [PixelSize(width: 200, height: 150)])
     }
 
+    @Test("a resize followed by a blur decodes at the DCT scale that covers its output; without the blur, with the residual")
+    func blurredResizeDecodesSmaller() throws {
+        let header = ImageHeader(format: .jpeg, width: 2560, height: 1600)
+        let sharp = try target("sharp", ["aspect-fit(height=16384,width=1024)"], format: .jpeg)
+        let soft = try target("soft", ["aspect-fit(height=16384,width=1024)", "blur(sigma=4)"], format: .jpeg)
+        let plan = try RenderPlan(header: header, targets: [sharp, soft], registry: registry)
+        #expect(plan.decodes.map(\.targets) == [[0], [1]])
+        // 1024 wide needs 1792 with the residual (full size); blurred, 1/2 (1280×800) is enough.
+        #expect(plan.decodes.map(\.options.sizeHint) == [nil, PixelSize(width: 1280, height: 800)])
+    }
+
     @Test("prefix keys name every chain prefix; cache keys follow the one rule")
     func keys() throws {
         let chain = try target("a", ["grayscale", "circle", "blur(sigma=1)"])

@@ -18,11 +18,20 @@ public enum ShrinkOnLoad {
     /// 2× costs a slow 1/4 decode of large progressive JPEGs that 1/8 serves as well.
     public static let residualFactor = 1.75
 
-    /// The decode size hint for producing `output` from `source`: `residualFactor × output`
-    /// (rounded up), never more than the source on either axis.
-    public static func hint(forOutput output: PixelSize, source: PixelSize) -> PixelSize {
-        PixelSize(
-            width: min(source.width, Int((Double(output.width) * residualFactor).rounded(.up))),
-            height: min(source.height, Int((Double(output.height) * residualFactor).rounded(.up))))
+    /// The smoothing (a Gaussian's σ in output pixels) after a resize from which the resize needs
+    /// no residual. The residual protects detail near the output's resolution from the aliasing
+    /// of a DCT-scaled or box-reduced decode; a Gaussian of σ = 1 keeps under 0.7 % of the
+    /// amplitude at the output's Nyquist frequency and 29 % at half of it, so what the residual
+    /// would protect is blurred away. (T5, fit 1024 then blur σ = 4: the 1/2 decode instead of
+    /// the full one, Benchmarks/README.md, "Peers", session 36.)
+    public static let smoothingWithoutResidual = 1.0
+
+    /// The decode size hint for producing `output` from `source`: `residual × output`
+    /// (rounded up; ``residualFactor`` unless given), never more than the source on either axis.
+    public static func hint(forOutput output: PixelSize, source: PixelSize, residual: Double = residualFactor) -> PixelSize {
+        let residual = max(1, residual)
+        return PixelSize(
+            width: min(source.width, Int((Double(output.width) * residual).rounded(.up))),
+            height: min(source.height, Int((Double(output.height) * residual).rounded(.up))))
     }
 }

@@ -74,8 +74,23 @@ public struct FilterChain: Sendable {
 
     /// The size hint of the chain's first filter for a source of `size`: the smallest decode
     /// size that still gives full-quality output (`nil` = decode at full size).
+    ///
+    /// When the second filter smooths by at least ``ShrinkOnLoad/smoothingWithoutResidual``
+    /// (a blur), the first is asked for its hint with no residual
+    /// (``ImageFilter/sizeHint(forSourceSize:residual:)`` with 1): the detail the residual keeps
+    /// is blurred away right after.
+    ///
+    /// ```swift
+    /// let source = PixelSize(width: 2560, height: 1600)
+    /// try FilterChain([AspectFitFilter(width: 1024)]).sizeHint(forSourceSize: source)                          // 1792×1120
+    /// try FilterChain([AspectFitFilter(width: 1024), BlurFilter(sigma: 4)]).sizeHint(forSourceSize: source)    // 1024×640
+    /// ```
     public func sizeHint(forSourceSize size: PixelSize) -> PixelSize? {
-        filters.first?.sizeHint(forSourceSize: size)
+        guard let first = filters.first else { return nil }
+        if filters.count > 1, filters[1].smoothingSigma >= ShrinkOnLoad.smoothingWithoutResidual {
+            return first.sizeHint(forSourceSize: size, residual: 1)
+        }
+        return first.sizeHint(forSourceSize: size)
     }
 }
 

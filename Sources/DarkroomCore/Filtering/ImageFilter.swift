@@ -13,6 +13,9 @@
 /// - **Errors.** Throws ``DarkroomError`` naming the filter and what was wrong.
 /// - **Size hint.** ``sizeHint(forSourceSize:)`` lets the pipeline decode smaller
 ///   (shrink-on-load) when the filter will shrink the image anyway.
+///   ``sizeHint(forSourceSize:residual:)`` is the same with a given margin over the output.
+/// - **Smoothing.** ``smoothingSigma`` says how much fine detail the filter removes from every
+///   channel anyway, so the filter before it may decode smaller (``FilterChain/sizeHint(forSourceSize:)``).
 /// - **Output size.** ``outputSize(forInputSize:)`` predicts the output's size (to the last
 ///   pixel's rounding) when the size alone decides it, so a render the encoder could not
 ///   write is refused before decoding; `nil` (the default) when it depends on the pixels.
@@ -35,6 +38,16 @@ public protocol ImageFilter: Sendable {
     /// The default is `nil`.
     func sizeHint(forSourceSize size: PixelSize) -> PixelSize?
 
+    /// ``sizeHint(forSourceSize:)`` for a filter that resamples, leaving its resampler
+    /// `residual` times its output size (at least 1; ``ShrinkOnLoad/residualFactor`` is what
+    /// ``sizeHint(forSourceSize:)`` leaves). The default ignores `residual` and returns
+    /// ``sizeHint(forSourceSize:)``.
+    func sizeHint(forSourceSize size: PixelSize, residual: Double) -> PixelSize?
+
+    /// The standard deviation, in pixels of the filter's input, of the Gaussian low-pass the
+    /// filter applies to every channel at least; `0` (the default) when it keeps fine detail.
+    var smoothingSigma: Double { get }
+
     /// The size of the output for an input of `size`, or `nil` when the pixels decide it.
     /// The default is `nil`.
     func outputSize(forInputSize size: PixelSize) -> PixelSize?
@@ -46,6 +59,12 @@ public protocol ImageFilter: Sendable {
 
 extension ImageFilter {
     public func sizeHint(forSourceSize size: PixelSize) -> PixelSize? { nil }
+
+    public func sizeHint(forSourceSize size: PixelSize, residual: Double) -> PixelSize? {
+        sizeHint(forSourceSize: size)
+    }
+
+    public var smoothingSigma: Double { 0 }
 
     public func outputSize(forInputSize size: PixelSize) -> PixelSize? { nil }
 

@@ -35,4 +35,8 @@ public struct BlurFilter: DeclaredFilter {
     public func apply(to image: Image) throws -> Image {
         GaussianBlur.apply(to: image, sigma: arguments.double("sigma"))
     }
+
+    /// `sigma`: a resize just before this blur decodes with no shrink-on-load residual
+    /// (`FilterChain.sizeHint(forSourceSize:)`) when it is at least 1.
+    public var smoothingSigma: Double { arguments.double("sigma") }
 }

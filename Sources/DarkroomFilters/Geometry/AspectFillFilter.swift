@@ -75,8 +75,12 @@ public struct AspectFillFilter: DeclaredFilter {
         ResizeSizing.filled(size, covering: box, upscale: upscale).kept
     }
 
-    /// The scaled size before the crop, clamped to the source.
+    /// The scaled size before the crop with the residual, clamped to the source.
     public func sizeHint(forSourceSize size: PixelSize) -> PixelSize? {
-        ResizeSizing.hint(ResizeSizing.filled(size, covering: box, upscale: upscale).scaled, source: size)
+        sizeHint(forSourceSize: size, residual: ShrinkOnLoad.residualFactor)
+    }
+
+    public func sizeHint(forSourceSize size: PixelSize, residual: Double) -> PixelSize? {
+        ResizeSizing.hint(ResizeSizing.filled(size, covering: box, upscale: upscale).scaled, source: size, residual: residual)
     }
 }

@@ -65,8 +65,12 @@ public struct AspectFitFilter: DeclaredFilter {
         ResizeSizing.fitted(size, within: box, upscale: upscale)
     }
 
-    /// The fitted size, clamped to the source.
+    /// The fitted size with the residual, clamped to the source.
     public func sizeHint(forSourceSize size: PixelSize) -> PixelSize? {
-        ResizeSizing.hint(ResizeSizing.fitted(size, within: box, upscale: upscale), source: size)
+        sizeHint(forSourceSize: size, residual: ShrinkOnLoad.residualFactor)
+    }
+
+    public func sizeHint(forSourceSize size: PixelSize, residual: Double) -> PixelSize? {
+        ResizeSizing.hint(ResizeSizing.fitted(size, within: box, upscale: upscale), source: size, residual: residual)
     }
 }

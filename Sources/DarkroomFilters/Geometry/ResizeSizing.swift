@@ -40,8 +40,9 @@ enum ResizeSizing {
     }
 
     /// The decode hint for resampling `source` to `size`: ``ShrinkOnLoad`` leaves the
-    /// resampler at least 1.75× to shrink, and never asks for more than the source has.
-    static func hint(_ size: PixelSize, source: PixelSize) -> PixelSize {
-        ShrinkOnLoad.hint(forOutput: size, source: source)
+    /// resampler at least `residual` (1.75× unless given) to shrink, and never asks for more
+    /// than the source has.
+    static func hint(_ size: PixelSize, source: PixelSize, residual: Double = ShrinkOnLoad.residualFactor) -> PixelSize {
+        ShrinkOnLoad.hint(forOutput: size, source: source, residual: residual)
     }
 }

@@ -49,8 +49,12 @@ public struct ScaleFilter: DeclaredFilter {
         ResizeSizing.scaled(size, to: box, upscale: upscale)
     }
 
-    /// The output size, clamped to the source.
+    /// The output size with the residual, clamped to the source.
     public func sizeHint(forSourceSize size: PixelSize) -> PixelSize? {
-        ResizeSizing.hint(box, source: size)
+        sizeHint(forSourceSize: size, residual: ShrinkOnLoad.residualFactor)
+    }
+
+    public func sizeHint(forSourceSize size: PixelSize, residual: Double) -> PixelSize? {
+        ResizeSizing.hint(box, source: size, residual: residual)
     }
 }
