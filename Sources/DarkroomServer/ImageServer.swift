@@ -187,10 +187,15 @@ public struct ImageServer: Sendable {
         let tag = image.contentDigest.map(EntityTag.init(digest:)) ?? EntityTag(body: image.bytes)
         // Never more freshness than the source's answer gave (an origin's max-age or Expires).
         let maxAge = min(image.isFallback ? settings.fallbackMaxAge : settings.maxAge, image.freshness ?? .max)
-        var headers: [(name: String, value: String)] = [
-            ("ETag", tag.value), ("Cache-Control", "public, max-age=\(maxAge)"),
-            ("X-Darkroom-Cache", image.cacheLayer.rawValue),
-        ]
+        let notModified = ifNoneMatch.map { tag.matches(ifNoneMatch: $0) } ?? false
+        // Built in order, with room for what the host and negotiation add (a memory hit pays
+        // for every header it carries).
+        var headers: [(name: String, value: String)] = []
+        headers.reserveCapacity(10)
+        if !notModified { headers.append(("Content-Type", image.format.mimeType)) }
+        headers.append(("ETag", tag.value))
+        headers.append(("Cache-Control", "public, max-age=\(maxAge)"))
+        headers.append(("X-Darkroom-Cache", image.cacheLayer.rawValue))
         if image.isFallback {
             let reason = image.fallbackError.map { ServerFailure($0).message } ?? "the source failed"
             headers.append(("X-Darkroom-Fallback", Self.headerSafe(reason)))
@@ -199,10 +204,7 @@ public struct ImageServer: Sendable {
             // e.g. "first-frame; 24 frames; JPEG cannot animate, so the first frame was written"
             headers.append(("X-Darkroom-Animation", Self.headerSafe("first-frame; \(flattened)")))
         }
-        if let ifNoneMatch, tag.matches(ifNoneMatch: ifNoneMatch) {
-            return ImageServerResponse(status: 304, headers: headers)
-        }
-        headers.insert(("Content-Type", image.format.mimeType), at: 0)
+        if notModified { return ImageServerResponse(status: 304, headers: headers) }
         headers.append(("Content-Length", String(image.bytes.count)))
         return ImageServerResponse(status: 200, headers: headers, body: isHead ? [] : image.bytes)
     }

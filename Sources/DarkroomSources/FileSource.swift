@@ -56,22 +56,22 @@ public struct FileSource: ImageSource {
 
     /// The resolved absolute path: the same file has one key however it is spelled.
     public func key(for location: String) throws -> String {
-        try identityAndStat(location).path
+        try identityAndFingerprint(location).path
     }
 
     /// Size, modification time and inode of the file.
     public func fingerprint(for location: String) throws -> String? {
-        Self.fingerprint(of: try identityAndStat(location).info)
+        try identityAndFingerprint(location).fingerprint
     }
 
     /// The resolved path and its fingerprint. Costs one `stat` when `location` was resolved
     /// before and still names the same file; a full resolution otherwise.
     public func identity(for location: String) throws -> (key: String, fingerprint: String?) {
-        let (path, info) = try identityAndStat(location)
-        return (path, Self.fingerprint(of: info))
+        let (path, fingerprint) = try identityAndFingerprint(location)
+        return (path, fingerprint)
     }
 
-    /// The resolved path of `location` and the `stat` of its file.
+    /// The resolved path of `location` and its file's fingerprint.
     ///
     /// Fast path, for a location a full resolution accepted before: `stat` its joined path
     /// (following every symbolic link, one system call). If that is the very file the full
@@ -84,16 +84,19 @@ public struct FileSource: ImageSource {
     /// only from outside the root (its folder moved out, a link pointed at another hard link
     /// of it), identity keeps the old key until the ctime changes; its bytes are those checked
     /// inside the root, and `load` resolves fully every time, so nothing outside is read.
-    func identityAndStat(_ location: String) throws -> (path: String, info: stat) {
+    /// The fast path answers the fingerprint it remembered when the size and modification time
+    /// are too (formatting it again was a sixth of a memory hit's identity check).
+    func identityAndFingerprint(_ location: String) throws -> (path: String, fingerprint: String) {
         var info = stat()
         if let known = memo.entry(for: location), stat(known.joined, &info) == 0, known.isSameFile(as: info) {
-            return (known.path, info)
+            return (known.path, known.fingerprint(ifUnchangedIn: info) ?? Self.fingerprint(of: info))
         }
         let joined = try joinedPath(location)
         let path = try resolve(joined: joined, location: location)
         guard stat(path, &info) == 0 else { throw DarkroomError.io(path: location, detail: FileBytes.errnoText(errno)) }
-        memo.remember(location, ResolvedLocationMemo.Entry(path: path, joined: joined, info: info))
-        return (path, info)
+        let fingerprint = Self.fingerprint(of: info)
+        memo.remember(location, ResolvedLocationMemo.Entry(path: path, joined: joined, info: info, fingerprint: fingerprint))
+        return (path, fingerprint)
     }
 
     /// The fingerprint of a `stat` result: changes when the file is rewritten or replaced.

@@ -8,7 +8,7 @@ import Glibc
 
 /// What full resolutions of `FileSource` locations found: the resolved path and the file's
 /// device, inode and status-change time, so that a later lookup of the same location costs one `stat` (see
-/// `FileSource.identityAndStat`). Bounded: when ``capacity`` locations are remembered, the
+/// `FileSource.identityAndFingerprint`). Bounded: when ``capacity`` locations are remembered, the
 /// memo starts again empty. Thread-safe (a `Mutex`); copies of a source share it.
 ///
 /// ```swift
@@ -27,6 +27,11 @@ final class ResolvedLocationMemo: Sendable {
         /// The status-change time in nanoseconds: a reused inode number, a rename, a new
         /// link or a write changes it.
         var changed: Int64
+        /// The file's `FileSource` fingerprint when it was resolved, with the size and
+        /// modification time it was made of (see ``fingerprint(ifUnchangedIn:)``).
+        var fingerprint: String?
+        var size: Int64 = -1
+        var modified: Int64 = -1
 
         init(path: String, joined: String, device: UInt64, inode: UInt64, changed: Int64) {
             self.path = path
@@ -36,9 +41,20 @@ final class ResolvedLocationMemo: Sendable {
             self.changed = changed
         }
 
-        init(path: String, joined: String, info: stat) {
+        init(path: String, joined: String, info: stat, fingerprint: String? = nil) {
             self.init(path: path, joined: joined, device: UInt64(info.st_dev), inode: UInt64(info.st_ino),
                       changed: Self.changeTime(of: info))
+            self.fingerprint = fingerprint
+            size = Int64(info.st_size)
+            modified = Self.modificationTime(of: info)
+        }
+
+        /// The remembered fingerprint, if `info` has the size, modification time and inode it
+        /// was made of (then it is the fingerprint `info` gives, without formatting it again).
+        func fingerprint(ifUnchangedIn info: stat) -> String? {
+            guard size == Int64(info.st_size), modified == Self.modificationTime(of: info), inode == UInt64(info.st_ino)
+            else { return nil }
+            return fingerprint
         }
 
         /// Whether `info` describes the same, unchanged file.
@@ -48,6 +64,10 @@ final class ResolvedLocationMemo: Sendable {
 
         static func changeTime(of info: stat) -> Int64 {
             Int64(info.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_ctim.tv_nsec)
+        }
+
+        static func modificationTime(of info: stat) -> Int64 {
+            Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec)
         }
     }
 

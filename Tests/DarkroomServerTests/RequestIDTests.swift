@@ -14,6 +14,13 @@ struct RequestIDTests {
         }
     }
 
+    @Test("a new id is its two 64-bit halves in 16 lowercase hexadecimal digits each, zero-padded")
+    func hexDigits() {
+        #expect(RequestID.hex(0x0123_4567_89AB_CDEF, 0xFEDC_BA98_7654_3210) == "0123456789abcdeffedcba9876543210")
+        #expect(RequestID.hex(0, 1) == "00000000000000000000000000000001")
+        #expect(RequestID.hex(.max, 0xA) == "ffffffffffffffff000000000000000a")
+    }
+
     @Test("100,000 new ids from four tasks at once are all different and share the process prefix")
     func newIDsAreUnique() async {
         let made = await withTaskGroup(of: [String].self) { group in

@@ -82,6 +82,44 @@ struct FileSourceIdentityTests {
         }
     }
 
+    @Test("a file rewritten in place, or its modification time set, gets the fingerprint its new stat gives")
+    func rewrittenInPlace() throws {
+        let layout = try Layout()
+        let source = try FileSource(root: layout.root)
+        let path = layout.root + "/a.jpg"
+        let before = try source.identity(for: "a.jpg")
+        #expect(try source.identity(for: "a.jpg") == before)
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        handle.seekToEndOfFile()
+        handle.write(Data([0xFF, 0xD9]))
+        try handle.close()
+        var info = stat()
+        #expect(stat(path, &info) == 0)
+        let appended = try source.identity(for: "a.jpg")
+        #expect(appended.key == before.key && appended.fingerprint != before.fingerprint)
+        #expect(appended.fingerprint == FileSource.fingerprint(of: info))
+        var times = [timespec(tv_sec: 1_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        #expect(stat(path, &info) == 0)
+        #expect(try source.identity(for: "a.jpg").fingerprint == FileSource.fingerprint(of: info))
+    }
+
+    @Test("a remembered fingerprint is reused only for the size, modification time and inode it was made of")
+    func rememberedFingerprint() throws {
+        let layout = try Layout()
+        var info = stat()
+        #expect(stat(layout.root + "/a.jpg", &info) == 0)
+        let entry = ResolvedLocationMemo.Entry(path: "/r/a.jpg", joined: "/r/a.jpg", info: info, fingerprint: "remembered")
+        #expect(entry.fingerprint(ifUnchangedIn: info) == "remembered")
+        // The same status-change time (a write within one clock tick) but another size or time.
+        var grown = info
+        grown.st_size += 1
+        #expect(entry.isSameFile(as: grown) && entry.fingerprint(ifUnchangedIn: grown) == nil)
+        var touched = info
+        touched.st_mtim.tv_nsec = (touched.st_mtim.tv_nsec + 1) % 1_000_000_000
+        #expect(entry.isSameFile(as: touched) && entry.fingerprint(ifUnchangedIn: touched) == nil)
+    }
+
     @Test("a file renamed away and another renamed into its place is resolved again")
     func renamedAway() throws {
         let layout = try Layout()

@@ -63,7 +63,7 @@ enum RequestID {
     static func resolve(_ given: String?) -> String {
         if let given, (1...128).contains(given.utf8.count), given.utf8.allSatisfy(isAllowed) { return given }
         let count = counter.add(1, ordering: .relaxed).newValue
-        return hex(processPrefix) + hex(mixed(count))
+        return hex(processPrefix, mixed(count))
     }
 
     private static let processPrefix: UInt64 = {
@@ -89,8 +89,16 @@ enum RequestID {
         }
     }
 
-    private static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+    /// `high` then `low`, each as 16 lowercase hexadecimal digits, written straight into the
+    /// string's storage (`String(_:radix:)` and padding were 1.4 % of a memory hit's CPU).
+    static func hex(_ high: UInt64, _ low: UInt64) -> String {
+        String(unsafeUninitializedCapacity: 32) { buffer in
+            for digit in 0..<32 {
+                let value = digit < 16 ? high : low
+                let nibble = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * (digit & 15))) & 0xF
+                buffer[digit] = nibble < 10 ? nibble + UInt8(ascii: "0") : nibble - 10 + UInt8(ascii: "a")
+            }
+            return 32
+        }
     }
 }

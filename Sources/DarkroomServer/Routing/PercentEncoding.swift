@@ -11,7 +11,9 @@ public enum PercentEncoding {
     /// `text` with every `%XX` replaced by its byte; `nil` when an escape is malformed, the
     /// bytes are not UTF-8, or they contain NUL.
     public static func decode(_ text: Substring) -> String? {
-        guard text.contains("%") else { return text.contains("\0") ? nil : String(text) }
+        // Byte scans: `Substring.contains` of a character breaks graphemes (1.2 % of a memory
+        // hit's CPU, for two paths a request).
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return text.utf8.contains(0) ? nil : String(text) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var iterator = text.utf8.makeIterator()
