@@ -93,6 +93,12 @@ public struct ImageServer: Sendable {
     /// let response = server.immediateResponse(to: request) ?? await server.respond(to: request)
     /// ```
     public func immediateResponse(to request: ImageServerRequest) -> ImageServerResponse? {
+        immediateHit(to: request)?.response
+    }
+
+    /// ``immediateResponse(to:)`` with the source, the variant rendered (after negotiation)
+    /// and the memory hit it answered with, for the host's ``PreparedHitHeaders``.
+    func immediateHit(to request: ImageServerRequest) -> (response: ImageServerResponse, source: String, variant: String, image: ImageResponse)? {
         let isHead = request.method == "HEAD"
         guard request.method == "GET" || isHead,
             case let .image(variant, source)? = try? ImageServerRoute(path: Self.withoutQuery(request.path), signer: settings.signer),
@@ -102,7 +108,7 @@ public struct ImageServer: Sendable {
         guard let image = pipeline.memoryHit(for: source, variant: rendered) else { return nil }
         let response = response(for: image, variant: variant, request: request, isHead: isHead)
         settings.metrics?.record(status: response.status)
-        return response
+        return (response, source, rendered, image)
     }
 
     /// A request path without its query.

@@ -1,3 +1,4 @@
+import Darkroom
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -50,11 +51,26 @@ public struct ImageServerHost: Sendable {
     ) async throws {
         let server = self.server
         let logger = self.logger
+        // Memory hits answered with remembered header fields (see PreparedHitHeaders), except
+        // with format negotiation: the answer depends on Accept.
+        let prepared = PreparedHitHeaders()
+        let preparesHits = server.negotiation == nil
         let responder = CallbackResponder<ImageServerRequestContext> { request, context in
             // The access log's clock, read only when a line can be written (see AccessLog).
             let started = logger.logLevel <= .notice ? ContinuousClock.now : nil
             let requestID = RequestID.resolve(request.headers[Self.requestIDField])
             let path = request.head.path ?? "/"
+            if preparesHits, request.method == .get, request.headers[.ifNoneMatch] == nil,
+                let (answer, hit) = Self.preparedAnswer(for: path, requestID: requestID, from: prepared, server: server) {
+                // The access log's line (a 200 is logged at info), as the whole path writes it.
+                if logger.logLevel <= .info {
+                    AccessLog.log(
+                        ImageServerRequest(method: "GET", path: path),
+                        ImageServerResponse(status: 200, headers: [("X-Darkroom-Cache", hit.cacheLayer.rawValue)], body: hit.bytes),
+                        requestID: requestID, duration: started.map { ContinuousClock.now - $0 } ?? .zero, to: logger)
+                }
+                return answer
+            }
             // Only the admin endpoint reads a body (bounded); image requests never do.
             var body: [UInt8] = []
             var refused: ImageServerResponse?
@@ -71,16 +87,22 @@ public struct ImageServerHost: Sendable {
                 accept: request.headers[.accept], authorization: request.headers[.authorization], body: body)
             // A memory hit is answered here, without a task; a client that leaves (closes or
             // drops the connection) cancels its render.
-            let response = if let refused {
-                refused
-            } else if let hit = server.immediateResponse(to: served) {
-                hit
+            var answered: ImageServerResponse
+            if let refused {
+                answered = refused
+            } else if let hit = server.immediateHit(to: served) {
+                if preparesHits, served.method == "GET", served.ifNoneMatch == nil, hit.response.status == 200,
+                    PreparedHitHeaders.Entry.canDescribe(hit.image), let digest = hit.image.contentDigest {
+                    prepared.remember(path, PreparedHitHeaders.Entry(
+                        source: hit.source, variant: hit.variant, digest: digest, layer: hit.image.cacheLayer,
+                        fields: Self.fields(of: hit.response) + [HTTPField(name: Self.requestIDField, value: requestID)]))
+                }
+                answered = hit.response
             } else if let connection = context.connection {
-                await connection.serve { await server.respond(to: served) }
+                answered = await connection.serve { await server.respond(to: served) }
             } else {
-                await server.respond(to: served)
+                answered = await server.respond(to: served)
             }
-            var answered = response
             answered.headers.append(("X-Request-ID", requestID))
             AccessLog.log(served, answered, requestID: requestID, duration: started.map { ContinuousClock.now - $0 } ?? .zero, to: logger)
             return Self.hummingbirdResponse(answered)
@@ -145,8 +167,31 @@ public struct ImageServerHost: Sendable {
         return safe
     }
 
+    /// The answer to a GET of `path` with the header fields remembered for it, and the memory
+    /// hit it carries, if the memory cache holds the render they were made for (see
+    /// ``PreparedHitHeaders``); `nil` otherwise.
+    static func preparedAnswer(
+        for path: String, requestID: String, from prepared: PreparedHitHeaders, server: ImageServer
+    ) -> (Response, ImageResponse)? {
+        guard let entry = prepared.entry(for: path),
+            let hit = server.pipeline.memoryHit(for: entry.source, variant: entry.variant), entry.describes(hit)
+        else { return nil }
+        server.settings.metrics?.record(status: 200)
+        var fields = entry.fields
+        // The last field is the request id's place: replaced in place (the by-name setter
+        // is not inlined, and appending is a generic range replacement).
+        fields[fields.index(before: fields.endIndex)] = HTTPField(name: requestIDField, value: requestID)
+        return (Response(status: .ok, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: hit.bytes))), hit)
+    }
+
     /// The Hummingbird response carrying `response`.
     static func hummingbirdResponse(_ response: ImageServerResponse) -> Response {
+        let body = response.body.isEmpty ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: response.body))
+        return Response(status: HTTPResponse.Status(code: response.status), headers: fields(of: response), body: body)
+    }
+
+    /// The header fields of `response`, in order.
+    static func fields(of response: ImageServerResponse) -> HTTPFields {
         var fields = HTTPFields()
         for (name, value) in response.headers {
             guard let name = fieldName(name) else { continue }
@@ -158,7 +203,6 @@ public struct ImageServerHost: Sendable {
                 fields[name] = value
             }
         }
-        let body = response.body.isEmpty ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: response.body))
-        return Response(status: HTTPResponse.Status(code: response.status), headers: fields, body: body)
+        return fields
     }
 }
