@@ -92,8 +92,8 @@ public struct ImageServerHost: Sendable {
                 answered = refused
             } else if let hit = server.immediateHit(to: served) {
                 if preparesHits, served.method == "GET", served.ifNoneMatch == nil, hit.response.status == 200,
-                    PreparedHitHeaders.Entry.canDescribe(hit.image), let digest = hit.image.contentDigest {
-                    prepared.remember(path, PreparedHitHeaders.Entry(
+                    PreparedHit.canDescribe(hit.image), let digest = hit.image.contentDigest {
+                    prepared.remember(path, PreparedHit(
                         source: hit.source, variant: hit.variant, digest: digest, layer: hit.image.cacheLayer,
                         fields: Self.fields(of: hit.response) + [HTTPField(name: Self.requestIDField, value: requestID)]))
                 }

@@ -1,6 +1,6 @@
 import Darkroom
+import DarkroomCore
 import HTTPTypes
-import Synchronization
 
 // MARK: - PreparedHitHeaders
 
@@ -17,59 +17,37 @@ import Synchronization
 /// source freshness and no fallback, so every header the server would have made is the same.
 /// Anything else (a changed file, a purge, an evicted render) goes the whole way again.
 ///
-/// Bounded: when ``capacity`` paths are remembered, the memo starts again empty. Only header
-/// fields are kept, never bodies.
+/// A `BoundedMemo`: started again empty when full. Only header fields are kept, never bodies.
 ///
 /// ```swift
 /// let prepared = PreparedHitHeaders(capacity: 4096)
 /// prepared.remember("/thumb/a.jpg", entry)
 /// prepared.entry(for: "/thumb/a.jpg")?.variant   // "thumb"
 /// ```
-final class PreparedHitHeaders: Sendable {
-    /// What one path was answered with, and the render it was made from.
-    struct Entry: Sendable {
-        /// The source and the variant the path names (after format negotiation, which the
-        /// host does not combine with this memo).
-        let source: String
-        let variant: String
-        /// The render the fields were made for.
-        let digest: String
-        let layer: ImageResponse.CacheLayer
-        /// The answer's header fields, the last one being `X-Request-ID` (whose value each
-        /// request replaces).
-        let fields: HTTPFields
+typealias PreparedHitHeaders = BoundedMemo<PreparedHit>
 
-        /// Whether `hit` is the render these fields describe: the same bytes from the same
-        /// layer, with none of what adds or changes a header (a source's freshness changes
-        /// `Cache-Control`; a fallback and a flattened animation add headers of their own).
-        func describes(_ hit: ImageResponse) -> Bool {
-            hit.contentDigest == digest && hit.cacheLayer == layer && Self.canDescribe(hit)
-        }
+/// What one path was answered with, and the render it was made from: see ``PreparedHitHeaders``.
+struct PreparedHit: Sendable {
+    /// The source and the variant the path names (after format negotiation, which the
+    /// host does not combine with this memo).
+    let source: String
+    let variant: String
+    /// The render the fields were made for.
+    let digest: String
+    let layer: ImageResponse.CacheLayer
+    /// The answer's header fields, the last one being `X-Request-ID` (whose value each
+    /// request replaces).
+    let fields: HTTPFields
 
-        /// Whether the fields of `hit`'s answer can be remembered at all (see ``describes(_:)``).
-        static func canDescribe(_ hit: ImageResponse) -> Bool {
-            hit.contentDigest != nil && hit.freshness == nil && !hit.isFallback && hit.flattenedAnimation == nil
-        }
+    /// Whether `hit` is the render these fields describe: the same bytes from the same
+    /// layer, with none of what adds or changes a header (a source's freshness changes
+    /// `Cache-Control`; a fallback and a flattened animation add headers of their own).
+    func describes(_ hit: ImageResponse) -> Bool {
+        hit.contentDigest == digest && hit.cacheLayer == layer && Self.canDescribe(hit)
     }
 
-    let capacity: Int
-    private let entries = Mutex<[String: Entry]>([:])
-
-    init(capacity: Int = 4096) {
-        self.capacity = max(1, capacity)
+    /// Whether the fields of `hit`'s answer can be remembered at all (see ``describes(_:)``).
+    static func canDescribe(_ hit: ImageResponse) -> Bool {
+        hit.contentDigest != nil && hit.freshness == nil && !hit.isFallback && hit.flattenedAnimation == nil
     }
-
-    func entry(for path: String) -> Entry? {
-        entries.withLock { $0[path] }
-    }
-
-    func remember(_ path: String, _ entry: Entry) {
-        entries.withLock { entries in
-            if entries.count >= capacity && entries[path] == nil { entries.removeAll(keepingCapacity: true) }
-            entries[path] = entry
-        }
-    }
-
-    /// How many paths are remembered.
-    var count: Int { entries.withLock { $0.count } }
 }
