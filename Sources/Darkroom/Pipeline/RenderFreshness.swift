@@ -11,10 +11,11 @@ import FoundationEssentials
 /// ``ImagePipeline/Configuration/staleIfError`` seconds more. Renders of sources that said
 /// nothing carry no freshness and are kept until their layer drops them.
 extension CachedImage {
-    /// Seconds of freshness left at `now` (negative when stale); `nil` without any.
-    func secondsFresh(at now: Double = Date().timeIntervalSince1970) -> Double? {
+    /// Seconds of freshness left at `now` (by default the present: the clock is read only for
+    /// an entry with a freshness, as on every memory hit); negative when stale, `nil` without any.
+    func secondsFresh(at now: Double? = nil) -> Double? {
         guard let origin, let maxAge = origin.maxAge, let storedAt = origin.storedAt else { return nil }
-        return storedAt + Double(maxAge) - now
+        return storedAt + Double(maxAge) - (now ?? Date().timeIntervalSince1970)
     }
 
     /// Whether the source's freshness has run out (the clock is read only for an entry that
