@@ -6,7 +6,7 @@
 # then memory-cache hits against a bare Hummingbird server's fixed 8 KiB answer (the ceiling).
 #
 #   Benchmarks/server.sh [CORPUS_DIR]          (default: ../shared/corpus)
-#   RUNS=7 SECONDS_PER_RUN=10 Benchmarks/server.sh
+#   RUNS=7 SECONDS_PER_RUN=10 Benchmarks/server.sh   (HIT_RUNS: the hit/ceiling rounds, default RUNS but at least 9)
 #   DARKROOM_SERVER_BIN=path Benchmarks/server.sh   (measure that binary instead of building one)
 set -euo pipefail
 cd "$(dirname "$0")/.."
