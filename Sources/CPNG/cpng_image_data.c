@@ -5,14 +5,9 @@
 #include <libdeflate.h>
 
 #include "cpng_image_data.h"
+#include "cpng_unfilter.h"
 
 // MARK: - Filters (PNG spec 9.2–9.4)
-
-static inline uint8_t paeth_predictor(int a, int b, int c) {
-    int pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c);
-    if (pa <= pb && pa <= pc) return (uint8_t)a;
-    return (uint8_t)(pb <= pc ? b : c);
-}
 
 /// Writes `row` filtered with `filter` to `out` and returns the sum of the output bytes read
 /// as signed values' magnitudes (the "minimum sum of absolute differences" heuristic).
@@ -28,7 +23,7 @@ static inline __attribute__((always_inline)) size_t filter_row(int filter, const
         case 1: predicted = left; break;
         case 2: predicted = up; break;
         case 3: predicted = (left + up) >> 1; break;
-        case 4: predicted = paeth_predictor(left, up, upper_left); break;
+        case 4: predicted = cpng_paeth_predictor(left, up, upper_left); break;
         default: predicted = 0; break;
         }
         uint8_t value = (uint8_t)(row[i] - predicted);

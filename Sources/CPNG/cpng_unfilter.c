@@ -14,12 +14,6 @@
 
 // MARK: - Scalar
 
-static inline uint8_t paeth(int a, int b, int c) {
-    int pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c);
-    if (pa <= pb && pa <= pc) return (uint8_t)a;
-    return (uint8_t)(pb <= pc ? b : c);
-}
-
 int cpng_unfilter_row_scalar(uint8_t filter, uint8_t *row, const uint8_t *previous, size_t length, size_t bpp) {
     switch (filter) {
     case 0:
@@ -45,7 +39,7 @@ int cpng_unfilter_row_scalar(uint8_t filter, uint8_t *row, const uint8_t *previo
         }
         for (size_t i = 0; i < bpp; i++) row[i] = (uint8_t)(row[i] + previous[i]);
         for (size_t i = bpp; i < length; i++) {
-            row[i] = (uint8_t)(row[i] + paeth(row[i - bpp], previous[i], previous[i - bpp]));
+            row[i] = (uint8_t)(row[i] + cpng_paeth_predictor(row[i - bpp], previous[i], previous[i - bpp]));
         }
         return 1;
     default:

@@ -25,6 +25,18 @@ typedef struct {
 int cpng_unfilter_rows(const cpng_filtered_row *first, const uint8_t *above, const cpng_filtered_row *second,
                        size_t length, size_t bpp);
 
+/// The Paeth predictor (PNG spec 9.4) of a byte from its left (`a`), upper (`b`) and upper-left
+/// (`c`) neighbours: the one closest to `a + b - c`, ties going to `a`, then `b`. The encoder's
+/// filter choice uses it as well.
+static inline uint8_t cpng_paeth_predictor(int a, int b, int c) {
+    int pa = b > c ? b - c : c - b;
+    int pb = a > c ? a - c : c - a;
+    int pc = a + b - 2 * c;
+    pc = pc < 0 ? -pc : pc;
+    if (pa <= pb && pa <= pc) return (uint8_t)a;
+    return (uint8_t)(pb <= pc ? b : c);
+}
+
 /// Undoes `filter` (0–4) on `row` in place, byte by byte: the plain version, used without SSE2.
 /// Returns 0 for an unknown filter type.
 int cpng_unfilter_row_scalar(uint8_t filter, uint8_t *row, const uint8_t *previous, size_t length, size_t bpp);
